@@ -1,0 +1,45 @@
+"""pcfserver: a PCF-compatible binary admin server for IBM MQ-style queue administration."""
+
+from pcfserver.codec import (
+    PARAMETER_TYPES,
+    ByteString,
+    ByteStringFilter,
+    Group,
+    Integer,
+    Integer64,
+    Integer64List,
+    IntegerFilter,
+    IntegerList,
+    Message,
+    Parameter,
+    PcfError,
+    StreamDecoder,
+    String,
+    StringFilter,
+    StringList,
+    decode,
+    encode,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PARAMETER_TYPES",
+    "ByteString",
+    "ByteStringFilter",
+    "Group",
+    "Integer",
+    "Integer64",
+    "Integer64List",
+    "IntegerFilter",
+    "IntegerList",
+    "Message",
+    "Parameter",
+    "PcfError",
+    "StreamDecoder",
+    "String",
+    "StringFilter",
+    "StringList",
+    "decode",
+    "encode",
+]

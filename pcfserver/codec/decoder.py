@@ -1,0 +1,520 @@
+"""Decoding PCF byte streams: strict for the server, tolerant for forensics.
+
+Every length and count read from the wire is checked against the structure that carries it
+and against the bytes present before anything is read or allocated.  Byte order is detected
+per message from MQCFH.StrucLength.  Offsets in errors are absolute positions in the stream.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pcfserver import mq
+from pcfserver.codec import layouts
+from pcfserver.codec.ccsid import DEFAULT_CCSID, codec_for
+from pcfserver.codec.model import (
+    ByteString,
+    ByteStringFilter,
+    Group,
+    Integer,
+    Integer64,
+    Integer64List,
+    IntegerFilter,
+    IntegerList,
+    Message,
+    Parameter,
+    PcfError,
+    String,
+    StringFilter,
+    StringList,
+)
+from pcfserver.tables import StructureRow, constants, structures
+
+DEFAULT_MAX_MESSAGE_BYTES = 104_857_600  # MQ's largest message, 100 MB
+MAX_GROUP_DEPTH = 32
+HEADER_LENGTH = 36
+_BIG_36 = b"\x00\x00\x00\x24"
+_LITTLE_36 = b"\x24\x00\x00\x00"
+
+MESSAGE_TYPES = frozenset(
+    constants().values[name]
+    for name in (
+        "MQCFT_COMMAND",
+        "MQCFT_RESPONSE",
+        "MQCFT_EVENT",
+        "MQCFT_USER",
+        "MQCFT_TRACE_ROUTE",
+        "MQCFT_REPORT",
+        "MQCFT_COMMAND_XR",
+        "MQCFT_XR_MSG",
+        "MQCFT_XR_ITEM",
+        "MQCFT_XR_SUMMARY",
+        "MQCFT_STATISTICS",
+        "MQCFT_ACCOUNTING",
+        "MQCFT_APP_ACTIVITY",
+        "MQCFT_STATUS",
+    )
+)
+OPERATORS = frozenset(v for k, v in constants().values.items() if k.startswith("MQCFOP_"))
+
+_STRUCT_BY_TYPE: dict[int, StructureRow] = {
+    row.type: row for row in structures().values() if row.type is not None
+}
+_T_INTEGER = mq.MQCFT_INTEGER
+_T_STRING = mq.MQCFT_STRING
+_CFIN_LENGTH = _STRUCT_BY_TYPE[_T_INTEGER].length_reason
+_CFST_LENGTH = _STRUCT_BY_TYPE[_T_STRING].length_reason
+_CFST_STRING_LENGTH = _STRUCT_BY_TYPE[_T_STRING].count_reason or 0
+_CCSID_ERROR = mq.MQRCCF_CCSID_ERROR
+_STRUCTURE_TYPE_ERROR = mq.MQRCCF_STRUCTURE_TYPE_ERROR
+_MSG_LENGTH_ERROR = mq.MQRCCF_MSG_LENGTH_ERROR
+_TOO_BIG = mq.MQRC_MSG_TOO_BIG_FOR_Q
+
+
+class Incomplete(Exception):
+    """More bytes are needed: the message is not malformed, only not all here yet."""
+
+    def __init__(self, need: int) -> None:
+        super().__init__(need)
+        self.need = need
+
+
+@dataclass(frozen=True, slots=True)
+class _Order:
+    """Unpackers of one byte order, made once."""
+
+    name: str
+    header: Callable[..., tuple[Any, ...]]
+    two: Callable[..., tuple[Any, ...]]
+    fixed: dict[int, Callable[..., tuple[Any, ...]]]
+    long_array: str
+    quad_array: str
+
+
+def _order(name: str) -> _Order:
+    prefix = ">" if name == "big" else "<"
+    return _Order(
+        name=name,
+        header=layouts.fixed_format("MQCFH", name).unpack_from,
+        two=struct.Struct(prefix + "ll").unpack_from,
+        fixed={t: layouts.fixed_format(row.name, name).unpack_from for t, row in _STRUCT_BY_TYPE.items()},
+        long_array=prefix + "%dl",
+        quad_array=prefix + "%dq",
+    )
+
+
+_ORDERS = {"big": _order("big"), "little": _order("little")}
+
+
+class _Options:
+    __slots__ = ("strict", "default_codec", "max_bytes", "warnings")
+
+    def __init__(self, strict: bool, default_ccsid: int, max_bytes: int) -> None:
+        self.strict = strict
+        codec = codec_for(default_ccsid)
+        if codec is None:
+            raise ValueError(f"CCSID {default_ccsid} is not one the codec converts")
+        self.default_codec = codec
+        self.max_bytes = max_bytes
+        self.warnings: list[PcfError] = []
+
+
+def _problem(opts: _Options, error: PcfError) -> None:
+    """A rule broken in a way that keeps the framing: strict fails, tolerant records it."""
+    if opts.strict:
+        raise error
+    opts.warnings.append(error)
+
+
+def _text(opts: _Options, raw: Any, ccsid: int, parameter: int, offset: int) -> str:
+    codec = opts.default_codec if ccsid == 0 else codec_for(ccsid)
+    if codec is None:
+        _problem(opts, PcfError(_CCSID_ERROR, f"CCSID {ccsid} is not supported", parameter_id=parameter, offset=offset))
+        codec = "latin-1"
+    try:
+        return str(raw.decode(codec))
+    except UnicodeDecodeError as exc:
+        _problem(
+            opts,
+            PcfError(_CCSID_ERROR, f"bytes not valid in CCSID {ccsid}: {exc.reason}", parameter_id=parameter, offset=offset),
+        )
+        return str(raw.decode(codec, "replace"))
+
+
+def _variable_length(row: StructureRow, sl: int, data_bytes: int, count: int, pid: int, p: int) -> None:
+    """Checks a variable structure's StrucLength against the data it says it holds."""
+    if count < 0:
+        raise PcfError(row.count_reason or row.length_reason, f"{row.name} {row.data_field} {count} is negative", parameter_id=pid, offset=p)
+    if sl < row.fixed_length or sl % 4:
+        raise PcfError(row.length_reason, f"{row.name} StrucLength {sl} is not a multiple of 4 of at least {row.fixed_length}", parameter_id=pid, offset=p)
+    if row.fixed_length + data_bytes > sl:
+        reason = row.count_reason if row.data in ("longs", "quads", "strings") and row.count_reason else row.length_reason
+        raise PcfError(reason, f"{row.name} needs {row.fixed_length + data_bytes} bytes for its data but StrucLength is {sl}", parameter_id=pid, offset=p)
+    if row.data in ("longs", "quads") and row.fixed_length + data_bytes != sl:
+        raise PcfError(row.length_reason, f"{row.name} StrucLength {sl} does not match Count {count}", parameter_id=pid, offset=p)
+
+
+def _parameters(
+    buf: Any, p: int, end: int, count: int, depth: int, version: int, o: _Order, opts: _Options
+) -> tuple[tuple[Parameter, ...], int]:
+    items: list[Parameter] = []
+    append = items.append
+    two = o.two
+    fixed = o.fixed
+    for _ in range(count):
+        if p + 8 > end:
+            raise Incomplete(p + 8)
+        t, sl = two(buf, p)
+        if t == _T_INTEGER:  # the common case first, inline
+            if sl != 16:
+                raise PcfError(_CFIN_LENGTH, f"MQCFIN StrucLength {sl} is not 16", offset=p)
+            if p + 16 > end:
+                raise Incomplete(p + 16)
+            _, _, pid, value = fixed[t](buf, p)
+            append(Integer(pid, value))
+            p += 16
+            continue
+        if t == _T_STRING:
+            if p + 20 > end:
+                raise Incomplete(p + 20)
+            _, _, pid, ccsid, n = fixed[t](buf, p)
+            if n < 0:
+                raise PcfError(_CFST_STRING_LENGTH, f"MQCFST StringLength {n} is negative", parameter_id=pid, offset=p)
+            if sl < 20 + n or sl % 4:
+                raise PcfError(_CFST_LENGTH, f"MQCFST StrucLength {sl} does not hold StringLength {n} in a multiple of 4", parameter_id=pid, offset=p)
+            if p + sl > end:
+                raise Incomplete(p + sl)
+            append(String(pid, _text(opts, buf[p + 20 : p + 20 + n], ccsid, pid, p), ccsid))
+            p += sl
+            continue
+        row = _STRUCT_BY_TYPE.get(t)
+        if row is None:
+            error = PcfError(_STRUCTURE_TYPE_ERROR, f"unknown structure type {t}", offset=p)
+            if opts.strict or sl < 8 or sl % 4:
+                raise error
+            opts.warnings.append(error)  # tolerant: skip it by its StrucLength
+            if p + sl > end:
+                raise Incomplete(p + sl)
+            p += sl
+            continue
+        if version < row.min_version:
+            _problem(opts, PcfError(_STRUCTURE_TYPE_ERROR, f"{row.name} needs MQCFH version {row.min_version}, message is version {version}", offset=p))
+        if p + row.fixed_length > end:
+            raise Incomplete(p + row.fixed_length)
+        values = fixed[t](buf, p)
+        pid = values[2]
+        data = row.data
+        if data == "none":
+            if sl != row.fixed_length:
+                raise PcfError(row.length_reason, f"{row.name} StrucLength {sl} is not {row.fixed_length}", parameter_id=pid, offset=p)
+            p += sl
+            if t == mq.MQCFT_INTEGER64:
+                append(Integer64(pid, values[4]))
+            else:  # MQCFIF
+                _operator(opts, row, values[3], pid, p - sl)
+                append(IntegerFilter(pid, values[3], values[4]))
+            continue
+        if data == "members":
+            if sl != row.fixed_length:
+                raise PcfError(row.length_reason, f"MQCFGR StrucLength {sl} is not 16", parameter_id=pid, offset=p)
+            members = values[3]
+            if members < 0 or members > (opts.max_bytes // 16):
+                raise PcfError(row.count_reason or row.length_reason, f"MQCFGR ParameterCount {members} is impossible", parameter_id=pid, offset=p)
+            if depth >= MAX_GROUP_DEPTH:
+                raise PcfError(row.count_reason or row.length_reason, f"groups nested deeper than {MAX_GROUP_DEPTH}", parameter_id=pid, offset=p)
+            inner, p = _parameters(buf, p + 16, end, members, depth + 1, version, o, opts)
+            append(Group(pid, inner))
+            continue
+        start = p + row.fixed_length
+        if data == "longs" or data == "quads":
+            n = values[3]
+            width = 4 if data == "longs" else 8
+            _variable_length(row, sl, width * max(n, 0), n, pid, p)
+            if p + sl > end:
+                raise Incomplete(p + sl)
+            ints = struct.unpack_from((o.long_array if width == 4 else o.quad_array) % n, buf, start)
+            append(IntegerList(pid, ints) if width == 4 else Integer64List(pid, ints))
+        elif data == "strings":
+            ccsid, n, each = values[3], values[4], values[5]
+            if each < 0:
+                raise PcfError(row.count_reason and mq.MQRCCF_CFSL_STRING_LENGTH_ERR or row.length_reason, f"MQCFSL StringLength {each} is negative", parameter_id=pid, offset=p)
+            _variable_length(row, sl, max(n, 0) * each, n, pid, p)
+            if p + sl > end:
+                raise Incomplete(p + sl)
+            texts = tuple(
+                _text(opts, buf[start + i * each : start + (i + 1) * each], ccsid, pid, p) for i in range(n)
+            )
+            append(StringList(pid, texts, ccsid))
+        else:  # one string or byte string, possibly a filter
+            n = values[-1]
+            _variable_length(row, sl, max(n, 0), n, pid, p)
+            if p + sl > end:
+                raise Incomplete(p + sl)
+            raw = buf[start : start + n]
+            if t == mq.MQCFT_BYTE_STRING:
+                append(ByteString(pid, bytes(raw)))
+            elif t == mq.MQCFT_STRING_FILTER:
+                _operator(opts, row, values[3], pid, p)
+                append(StringFilter(pid, values[3], _text(opts, raw, values[4], pid, p), values[4]))
+            else:  # MQCFBF
+                _operator(opts, row, values[3], pid, p)
+                append(ByteStringFilter(pid, values[3], bytes(raw)))
+        p += sl
+    return tuple(items), p
+
+
+def _operator(opts: _Options, row: StructureRow, operator: int, pid: int, p: int) -> None:
+    if operator not in OPERATORS:
+        _problem(opts, PcfError(row.operator_reason or _STRUCTURE_TYPE_ERROR, f"{row.name} Operator {operator} is not an MQCFOP value", parameter_id=pid, offset=p))
+
+
+def byte_order_at(buf: Any, pos: int) -> str | None:
+    """The byte order MQCFH.StrucLength shows at ``pos``, or None when it is not 36 either way."""
+    field = bytes(buf[pos + 4 : pos + 8])
+    if field == _BIG_36:
+        return "big"
+    if field == _LITTLE_36:
+        return "little"
+    return None
+
+
+def decode_at(buf: Any, pos: int, end: int, opts: _Options, base: int = 0) -> tuple[Message, int]:
+    """One message starting at ``pos``; raises Incomplete or PcfError (offsets relative to ``buf``)."""
+    if pos + HEADER_LENGTH > end:
+        raise Incomplete(pos + HEADER_LENGTH)
+    order = byte_order_at(buf, pos)
+    if order is None:
+        raise PcfError(mq.MQRCCF_CFH_LENGTH_ERROR, "MQCFH StrucLength is not 36 in either byte order", offset=pos + 4)
+    o = _ORDERS[order]
+    mtype, sl, version, command, seq, control, comp, reason, count = o.header(buf, pos)
+    if count < 0 or count > (opts.max_bytes - HEADER_LENGTH) // 16:
+        raise PcfError(mq.MQRCCF_CFH_PARM_COUNT_ERROR, f"ParameterCount {count} is impossible", offset=pos + 32)
+    opts.warnings = []
+    if mtype not in MESSAGE_TYPES:
+        _problem(opts, PcfError(mq.MQRCCF_CFH_TYPE_ERROR, f"MQCFH Type {mtype} is not a message type", offset=pos))
+    if not 1 <= version <= 3:
+        _problem(opts, PcfError(mq.MQRCCF_CFH_VERSION_ERROR, f"MQCFH Version {version} is not 1, 2 or 3", offset=pos + 8))
+    if seq < 1:
+        _problem(opts, PcfError(mq.MQRCCF_CFH_MSG_SEQ_NUMBER_ERR, f"MsgSeqNumber {seq} is below 1", offset=pos + 16))
+    if control not in (0, 1):
+        _problem(opts, PcfError(mq.MQRCCF_CFH_CONTROL_ERROR, f"Control {control} is neither MQCFC_LAST nor MQCFC_NOT_LAST", offset=pos + 20))
+    params, p = _parameters(buf, pos + HEADER_LENGTH, end, count, 0, version, o, opts)
+    message = Message(
+        command,
+        params,
+        mtype,
+        version,
+        seq,
+        control,
+        comp,
+        reason,
+        order,
+        base + pos,
+        p - pos,
+        sl,
+        count,
+        None,
+        tuple(w.at(base) for w in opts.warnings) if opts.warnings else (),
+    )
+    return message, p
+
+
+def plausible_header(buf: Any, pos: int, end: int) -> bool | None:
+    """Whether an MQCFH could start at ``pos``; None when too few bytes are here to tell."""
+    if pos + HEADER_LENGTH > end:
+        return None
+    order = byte_order_at(buf, pos)
+    if order is None:
+        return False
+    mtype, _, version, command, seq, control, comp, _, count = _ORDERS[order].header(buf, pos)
+    return (
+        mtype in MESSAGE_TYPES
+        and 1 <= version <= 3
+        and 0 <= command < 1_000_000
+        and seq >= 1
+        and control in (0, 1)
+        and 0 <= comp <= 2
+        and 0 <= count <= 1_000_000
+    )
+
+
+def find_header(buf: Any, start: int, end: int) -> int | None:
+    """The first position after ``start`` where a plausible MQCFH starts, or None.
+
+    A position too close to ``end`` to judge is returned as a candidate: the caller waits.
+    """
+    search = start + 5
+    while True:
+        hits = [i for i in (buf.find(_BIG_36, search, end), buf.find(_LITTLE_36, search, end)) if i >= 0]
+        if not hits:
+            return None
+        candidate = min(hits) - 4
+        verdict = plausible_header(buf, candidate, end)
+        if verdict is None or verdict:
+            return candidate
+        search = candidate + 5
+
+
+class StreamDecoder:
+    """Sans-IO, incremental PCF decoder: ``feed(data)``, then take the complete messages.
+
+    ``next_message()`` returns the next complete message or None when the next one is not all
+    here (incomplete).  A malformed message raises PcfError in strict mode, after which the
+    framing is lost and every later call raises the same error; in tolerant mode it becomes a
+    Message whose ``error`` is set, and decoding resumes at the next plausible MQCFH.
+    ``close()`` says the input has ended and returns what remains.
+    """
+
+    def __init__(
+        self,
+        *,
+        strict: bool = True,
+        default_ccsid: int = DEFAULT_CCSID,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+    ) -> None:
+        self._opts = _Options(strict, default_ccsid, max_message_bytes)
+        self._buf: bytes | bytearray = b""
+        self._pos = 0
+        self._base = 0
+        self._need = 0
+        self._closed = False
+        self._failed: PcfError | None = None
+
+    @property
+    def offset(self) -> int:
+        """Stream offset of the first byte not yet returned as part of a message."""
+        return self._base + self._pos
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received but not yet returned in a message."""
+        return len(self._buf) - self._pos
+
+    @property
+    def failed(self) -> PcfError | None:
+        return self._failed
+
+    def feed(self, data: bytes | bytearray | memoryview) -> None:
+        if self._closed:
+            raise RuntimeError("feed() after close()")
+        if not data:
+            return
+        if self._pos == len(self._buf):
+            self._base += len(self._buf)
+            self._buf = bytes(data)
+            self._pos = 0
+            self._need = 0
+            return
+        if self._pos > 65536 or not isinstance(self._buf, bytearray):
+            rest = bytearray(memoryview(self._buf)[self._pos :])
+            self._base += self._pos
+            self._need = max(0, self._need - self._pos)
+            self._pos = 0
+            self._buf = rest
+        assert isinstance(self._buf, bytearray)
+        self._buf += data
+
+    def next_message(self) -> Message | None:
+        if self._failed is not None:
+            raise self._failed
+        buf, pos, end = self._buf, self._pos, len(self._buf)
+        if pos >= end or end < self._need:
+            return None
+        opts = self._opts
+        try:
+            message, after = decode_at(buf, pos, end, opts, self._base)
+        except Incomplete as incomplete:
+            if incomplete.need - pos > opts.max_bytes:
+                return self._malformed(PcfError(_TOO_BIG, f"message longer than the {opts.max_bytes}-byte limit", offset=pos))
+            self._need = incomplete.need
+            return None
+        except PcfError as error:
+            return self._malformed(error)
+        self._pos = after
+        self._need = 0
+        return message
+
+    def _malformed(self, error: PcfError) -> Message | None:
+        error = error.at(self._base)
+        if self._opts.strict:
+            self._failed = error
+            raise error
+        buf, pos, end = self._buf, self._pos, len(self._buf)
+        resume = find_header(buf, pos, end)
+        if resume is None:
+            if not self._closed and end - pos < HEADER_LENGTH * 2:
+                self._need = end + 1
+                return None  # wait: the next header may still be arriving
+            resume = end if self._closed else max(pos + 1, end - HEADER_LENGTH)
+        return self._error_span(error, resume)
+
+    def _error_span(self, error: PcfError, resume: int) -> Message:
+        buf, pos = self._buf, self._pos
+        fields = [0, 0, 0, 0, 0, 0, 0, 0, 0]
+        order = byte_order_at(buf, pos) if resume - pos >= HEADER_LENGTH else None
+        if order is not None:
+            fields = list(_ORDERS[order].header(buf, pos))
+        message = Message(
+            command=fields[3],
+            type=fields[0],
+            version=fields[2],
+            msg_seq_number=fields[4],
+            control=fields[5],
+            comp_code=fields[6],
+            reason=fields[7],
+            byte_order=order or "big",
+            offset=self._base + pos,
+            length=resume - pos,
+            struc_length=fields[1],
+            parameter_count=fields[8],
+            error=error,
+        )
+        self._pos = resume
+        self._need = 0
+        return message
+
+    def messages(self) -> list[Message]:
+        """Every complete message now available."""
+        out: list[Message] = []
+        while (message := self.next_message()) is not None:
+            out.append(message)
+        return out
+
+    def close(self) -> list[Message]:
+        """The input has ended: the remaining messages; a truncated last message is an error."""
+        self._closed = True
+        out = self.messages()
+        if self._pos < len(self._buf):
+            error = PcfError(_MSG_LENGTH_ERROR, f"stream ends {len(self._buf) - self._pos} bytes into an incomplete message", offset=self._base + self._pos)
+            if self._opts.strict:
+                self._failed = error
+                raise error
+            out.append(self._error_span(error, len(self._buf)))
+            out.extend(self.messages())
+        return out
+
+
+def decode(data: bytes | bytearray | memoryview, *, strict: bool = True, default_ccsid: int = DEFAULT_CCSID) -> list[Message]:
+    """Every message of a stream.  Strict: raises PcfError at the first malformed message.
+
+    Tolerant: malformed spans come back as messages with ``error`` set, and the lengths of
+    all returned messages add up to the length of the input.
+    """
+    if strict:
+        opts = _Options(True, default_ccsid, max(DEFAULT_MAX_MESSAGE_BYTES, len(data)))
+        buf = data if isinstance(data, (bytes, bytearray)) else bytes(data)
+        out: list[Message] = []
+        pos, end = 0, len(buf)
+        while pos < end:
+            try:
+                message, pos = decode_at(buf, pos, end, opts)
+            except Incomplete:
+                raise PcfError(_MSG_LENGTH_ERROR, f"stream ends {end - pos} bytes into an incomplete message", offset=pos) from None
+            out.append(message)
+        return out
+    decoder = StreamDecoder(strict=False, default_ccsid=default_ccsid, max_message_bytes=max(DEFAULT_MAX_MESSAGE_BYTES, len(data)))
+    decoder.feed(data)
+    return decoder.close()

@@ -1,0 +1,122 @@
+"""Loads the declarative tables in ``formats/``: constants, structures, CCSIDs, value sets, attributes.
+
+Everything here is read once at import; the rest of the package builds its Construct
+definitions, validation and names from these tables.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+FORMATS_DIR = Path(__file__).resolve().parent.parent / "formats"
+
+
+def read_table(name: str) -> list[dict[str, str]]:
+    """Rows of a tab-separated table in ``formats/``; lines starting with ``#`` are comments."""
+    with open(FORMATS_DIR / name, encoding="utf-8", newline="") as handle:
+        lines = [line for line in handle if line.strip() and not line.startswith("#")]
+    return [dict(row) for row in csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE)]
+
+
+@dataclass(frozen=True, slots=True)
+class Constants:
+    """Every MQ constant: name to value, and per group the preferred name of each value."""
+
+    values: dict[str, int]
+    groups: dict[str, list[str]]
+
+    def name_in(self, prefixes: tuple[str, ...], value: int) -> str | None:
+        for prefix in prefixes:
+            for name in self.groups.get(prefix, ()):
+                if self.values[name] == value:
+                    return name
+        return None
+
+
+@cache
+def constants() -> Constants:
+    values: dict[str, int] = {}
+    groups: dict[str, list[str]] = {}
+    for row in read_table("constants.tsv"):
+        try:
+            value = int(row["value"])
+        except ValueError:
+            continue  # character constants and masks are not used by the codec
+        name = row["name"]
+        if name not in values:
+            values[name] = value
+            groups.setdefault(row["group"], []).append(name)
+    return Constants(values, groups)
+
+
+def value_of(name_or_number: str) -> int:
+    """A constant's value from its name, or a decimal number as is."""
+    text = name_or_number.strip()
+    try:
+        return int(text)
+    except ValueError:
+        return constants().values[text]
+
+
+@dataclass(frozen=True, slots=True)
+class StructureRow:
+    name: str
+    type: int | None
+    fixed_length: int
+    fields: tuple[tuple[str, str], ...]
+    data: str
+    data_field: str | None
+    min_version: int
+    length_reason: int
+    parm_id_reason: int | None
+    count_reason: int | None
+    operator_reason: int | None
+    duplicate_reason: int | None
+
+
+def _opt(name: str) -> int | None:
+    return None if name == "-" else value_of(name)
+
+
+@cache
+def structures() -> dict[str, StructureRow]:
+    rows: dict[str, StructureRow] = {}
+    for row in read_table("structures.tsv"):
+        fields = tuple(
+            (part.split(":")[0], part.split(":")[1]) for part in row["fields"].split(",")
+        )
+        rows[row["name"]] = StructureRow(
+            name=row["name"],
+            type=_opt(row["type"]),
+            fixed_length=int(row["fixed_length"]),
+            fields=fields,
+            data=row["data"],
+            data_field=None if row["data_field"] == "-" else row["data_field"],
+            min_version=int(row["min_version"]),
+            length_reason=value_of(row["length_reason"]),
+            parm_id_reason=_opt(row["parm_id_reason"]),
+            count_reason=_opt(row["count_reason"]),
+            operator_reason=_opt(row["operator_reason"]),
+            duplicate_reason=_opt(row["duplicate_reason"]),
+        )
+    return rows
+
+
+@cache
+def ccsid_codecs() -> dict[int, str]:
+    return {int(row["ccsid"]): row["codec"] for row in read_table("ccsids.tsv")}
+
+
+@cache
+def value_sets() -> dict[int, tuple[str, ...]]:
+    """Parameter id to its value set: constant names, or one of @parameter/@reason/@command."""
+    sets: dict[int, tuple[str, ...]] = {}
+    for row in read_table("queue-attributes.tsv"):
+        if row["values"]:
+            sets[value_of(row["parameter"])] = tuple(row["values"].split())
+    for row in read_table("value-sets.tsv"):
+        sets[value_of(row["parameter"])] = tuple(row["values"].split())
+    return sets

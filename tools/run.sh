@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Quick start, first command: sets up ./.venv and runs pcfserver. With no arguments it runs the
+# main job on the embedded defaults; any arguments are passed to the pcfserver command.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$root/tools/venv.sh" ""
+cd "$root"
+if [ $# -eq 0 ]; then
+  set -- decode formats/corpus/sample.pcf --format text
+fi
+exec pcfserver "$@"
