@@ -1,0 +1,5 @@
+import sys
+
+from pcfserver.cli import main
+
+sys.exit(main())
