@@ -22,21 +22,21 @@ _PARAMETER_PREFIXES = {
 _ANY_PARAMETER = ("MQIA", "MQCA", "MQIACF", "MQCACF", "MQBACF", "MQGACF")
 
 
-def _skip_markers(name: str | None) -> str | None:
-    if name is None or name.endswith(("_FIRST", "_LAST", "_LAST_USED")):
-        return None
-    return name
+def _is_range_marker(group: str, name: str) -> bool:
+    """``MQIA_FIRST``, ``MQIACF_LAST_USED`` and the like bound a range; they name no value."""
+    if name.endswith("_LAST_USED"):
+        return True
+    return group in _ANY_PARAMETER and name in (f"{group}_FIRST", f"{group}_LAST")
 
 
 @cache
-def _by_value(prefixes: tuple[str, ...]) -> dict[int, str]:
+def _by_value(groups: tuple[str, ...]) -> dict[int, str]:
     table = constants()
     result: dict[int, str] = {}
-    for prefix in prefixes:
-        for name in table.groups.get(prefix, ()):
-            if _skip_markers(name) is None:
-                continue
-            result.setdefault(table.values[name], name)
+    for group in groups:
+        for name in table.groups.get(group, ()):
+            if not _is_range_marker(group, name):
+                result.setdefault(table.values[name], name)
     return result
 
 
@@ -56,6 +56,11 @@ def type_name(value: int) -> str | None:
 
 def comp_code_name(value: int) -> str | None:
     return _by_value(("MQCC",)).get(value)
+
+
+def number_name(groups: tuple[str, ...], value: int) -> str | None:
+    """The name of ``value`` among the constants of ``groups`` (``("MQCFOP",)``)."""
+    return _by_value(groups).get(value)
 
 
 def parameter_name(value: int, struct: str | None = None) -> str | None:

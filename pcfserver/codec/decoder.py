@@ -110,7 +110,7 @@ _ORDERS = {"big": _order("big"), "little": _order("little")}
 
 
 class _Options:
-    __slots__ = ("strict", "default_codec", "max_bytes", "warnings")
+    __slots__ = ("default_codec", "max_bytes", "strict", "warnings")
 
     def __init__(self, strict: bool, default_ccsid: int, max_bytes: int) -> None:
         self.strict = strict
@@ -240,7 +240,7 @@ def _parameters(
         elif data == "strings":
             ccsid, n, each = values[3], values[4], values[5]
             if each < 0:
-                raise PcfError(row.count_reason and mq.MQRCCF_CFSL_STRING_LENGTH_ERR or row.length_reason, f"MQCFSL StringLength {each} is negative", parameter_id=pid, offset=p)
+                raise PcfError(mq.MQRCCF_CFSL_STRING_LENGTH_ERR, f"MQCFSL StringLength {each} is negative", parameter_id=pid, offset=p)
             _variable_length(row, sl, max(n, 0) * each, n, pid, p)
             if p + sl > end:
                 raise Incomplete(p + sl)
@@ -348,7 +348,7 @@ def find_header(buf: Any, start: int, end: int) -> int | None:
     """
     search = start + 5
     while True:
-        hits = [i for i in (buf.find(_BIG_36, search, end), buf.find(_LITTLE_36, search, end)) if i >= 0]
+        hits: list[int] = [i for i in (buf.find(_BIG_36, search, end), buf.find(_LITTLE_36, search, end)) if i >= 0]
         if not hits:
             return None
         candidate = min(hits) - 4
@@ -475,6 +475,12 @@ class StreamDecoder:
         self._pos = resume
         self._need = 0
         return message
+
+    def malformed(self) -> Message | None:
+        """After a strict failure: the undecodable rest of the buffer as a message with ``error`` set."""
+        if self._failed is None or self._pos >= len(self._buf):
+            return None
+        return self._error_span(self._failed, len(self._buf))
 
     def messages(self) -> list[Message]:
         """Every complete message now available."""

@@ -30,7 +30,7 @@ _ROWS = structures()
 
 
 class _Packers:
-    __slots__ = ("header", "fixed", "prefix")
+    __slots__ = ("fixed", "header", "prefix")
 
     def __init__(self, order: str) -> None:
         self.prefix = ">" if order == "big" else "<"
