@@ -1,0 +1,113 @@
+"""``pcfserver serve``: run the PCF admin server until SIGINT or SIGTERM."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+from pathlib import Path
+
+import trio
+
+from pcfserver.server.core import Engine, PcfServer, ServerConfig
+from pcfserver.server.logs import LOGGER_NAME, configure_logging
+
+log = logging.getLogger(LOGGER_NAME)
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
+def configure(name: str, parser: argparse.ArgumentParser) -> None:
+    defaults = ServerConfig()
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=1414, help="TCP port; 0 picks a free one (default 1414)")
+    parser.add_argument("--data", default="./pcfdata", help="data directory of the store (default ./pcfdata)")
+    parser.add_argument("--qmgr", default="QM1", help="queue manager name (default QM1)")
+    parser.add_argument("--ccsid", type=_positive_int, default=819, help="queue manager CCSID (default 819)")
+    parser.add_argument("--capture", metavar="DIR", help="write each connection's raw inbound/outbound PCF to files in DIR")
+    parser.add_argument("--capture-rotate-bytes", type=_positive_int, default=defaults.capture_rotate_bytes, help=argparse.SUPPRESS)
+    parser.add_argument("--max-message-bytes", type=_positive_int, default=defaults.max_message_bytes, metavar="N", help=f"largest command accepted (default {defaults.max_message_bytes})")
+    parser.add_argument("--max-connections", type=_positive_int, default=defaults.max_connections, metavar="N", help=f"connections beyond this are closed (default {defaults.max_connections})")
+    parser.add_argument("--idle-timeout", type=_seconds, default=defaults.idle_timeout, metavar="S", help=f"close connections idle this long (default {defaults.idle_timeout:g})")
+    parser.add_argument("--read-timeout", type=_seconds, default=defaults.read_timeout, metavar="S", help=f"close connections that leave a message incomplete this long (default {defaults.read_timeout:g})")
+    parser.add_argument("--log-format", choices=("text", "json"), default="text", help="log lines as text or one JSON object per line")
+    parser.add_argument("--engine-inline", action="store_true", help=argparse.SUPPRESS)
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    return ServerConfig(
+        host=args.host,
+        port=args.port,
+        ccsid=args.ccsid,
+        max_message_bytes=args.max_message_bytes,
+        max_connections=args.max_connections,
+        idle_timeout=args.idle_timeout,
+        read_timeout=args.read_timeout,
+        capture_dir=Path(args.capture) if args.capture else None,
+        capture_rotate_bytes=args.capture_rotate_bytes,
+        engine_in_thread=not args.engine_inline,
+    )
+
+
+def startup_line(address: tuple[str, int], data: Path, qmgr: str) -> str:
+    host, port = address
+    shown = f"[{host}]" if ":" in host else host
+    return f"pcfserver listening on {shown}:{port} data {data} qmgr {qmgr}"
+
+
+async def serve_until_signal(engine: Engine, config: ServerConfig, data: Path, qmgr: str) -> None:
+    """Serves until SIGINT/SIGTERM: the first stops gracefully, a second one stops at once."""
+    server = PcfServer(engine, config)
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+
+            async def serve_then_stop(task_status: trio.TaskStatus[tuple[str, int]] = trio.TASK_STATUS_IGNORED) -> None:
+                await server.serve(task_status=task_status)
+                nursery.cancel_scope.cancel()
+
+            address = await nursery.start(serve_then_stop)
+            line = startup_line(address, data, qmgr)
+            print(line, flush=True)
+            log.info("%s", line, extra={"event": "listening"})
+            async for signum in signals:
+                log.info("signal %s", signal.Signals(signum).name, extra={"event": "signal"})
+                if server.stopping:
+                    log.warning("second signal: stopping without waiting", extra={"event": "signal"})
+                    nursery.cancel_scope.cancel()
+                    return
+                server.shutdown()
+
+
+def run(name: str, args: argparse.Namespace) -> int:
+    configure_logging(args.log_format)
+    config = config_from_args(args)
+    data = Path(args.data).resolve()
+    from pcfserver.engine import open_engine  # type: ignore[attr-defined,unused-ignore]
+
+    try:
+        engine = open_engine(data, qmgr=args.qmgr, ccsid=args.ccsid)
+    except Exception as exc:
+        print(f"pcfserver serve: cannot open the store in {data}: {exc}", file=sys.stderr)
+        return 1
+    try:
+        trio.run(serve_until_signal, engine, config, data, args.qmgr)
+    except OSError as exc:
+        print(f"pcfserver serve: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        engine.close()
+        log.info("store closed", extra={"event": "stopped"})
+    return 0

@@ -1,0 +1,165 @@
+"""One connection's PCF byte stream, without I/O (no trio here).
+
+The server feeds the bytes it receives with ``receive_data`` and takes complete command
+messages with ``next_commands``.  A malformed message (the strict decoder raised, so framing is
+lost) becomes a :class:`FramingError` holding the error response to send before the connection
+is closed.  ``encode_responses`` turns the engine's answers into the bytes of one send.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from pcfserver.codec import Message, PcfError, StreamDecoder, encode
+from pcfserver.engine.responses import error_responses
+
+HEADER_LENGTH = 36
+_BIG_36 = b"\x00\x00\x00\x24"
+_LITTLE_36 = b"\x24\x00\x00\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class FramingError:
+    """A message the decoder could not frame: its error and the answer to send for it."""
+
+    error: PcfError
+    offset: int
+    command: int
+    byte_order: str
+    responses: tuple[Message, ...]
+
+
+def header_fields(head: bytes) -> tuple[int, str]:
+    """(Command, byte order) read from the first bytes of a message, as far as they show them.
+
+    The byte order comes from StrucLength (36 either way) or, failing that, from the Type field
+    (a small number in one order only); the command is 0 when fewer than 16 bytes are known.
+    """
+    order: str | None = None
+    if len(head) >= 8:
+        if head[4:8] == _BIG_36:
+            order = "big"
+        elif head[4:8] == _LITTLE_36:
+            order = "little"
+    if order is None and len(head) >= 4:
+        big, little = struct.unpack(">l", head[:4])[0], struct.unpack("<l", head[:4])[0]
+        if 0 < little < 256 and not 0 < big < 256:
+            order = "little"
+    order = order or "big"
+    command = 0
+    if len(head) >= 16:
+        command = struct.unpack(">l" if order == "big" else "<l", head[12:16])[0]
+    return command, order
+
+
+def framing_error_responses(error: PcfError, head: bytes) -> FramingError:
+    command, order = header_fields(head)
+    answers = error_responses(command, error.reason, error.parameter_id)
+    return FramingError(
+        error=error,
+        offset=error.offset or 0,
+        command=command,
+        byte_order=order,
+        responses=tuple(replace(m, byte_order=order) for m in answers),
+    )
+
+
+def encode_responses(answers: Iterable[Sequence[Message]], default_ccsid: int = 819) -> bytes:
+    """All response messages of several commands, each in its own byte order, as one buffer."""
+    return b"".join(encode(m, byte_order=m.byte_order, default_ccsid=default_ccsid) for answer in answers for m in answer)
+
+
+class ServerProtocol:
+    """Bytes in, command messages out, for one connection.
+
+    It keeps, besides the decoder, only what is needed to answer a malformed message: the first
+    bytes of the message being decoded (its Command and byte order) and the last chunk received.
+    """
+
+    def __init__(self, *, max_message_bytes: int, default_ccsid: int = 819) -> None:
+        self.default_ccsid = default_ccsid
+        self._decoder = StreamDecoder(strict=True, default_ccsid=default_ccsid, max_message_bytes=max_message_bytes)
+        self._chunks: list[tuple[int, bytes]] = []
+        self._received = 0
+        self.failure: FramingError | None = None
+
+    @property
+    def received(self) -> int:
+        """Bytes received so far."""
+        return self._received
+
+    @property
+    def boundary(self) -> int:
+        """Stream offset where the first message not yet returned starts."""
+        return self._decoder.offset
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received and not yet returned in a message (0 on a message boundary)."""
+        return self._received - self._decoder.offset
+
+    def receive_data(self, data: bytes) -> None:
+        """Bytes from the peer.  After a framing error they are only counted (the input is drained)."""
+        if not data:
+            return
+        start = self._received
+        self._received += len(data)
+        if self.failure is not None:
+            return
+        self._chunks.append((start, data))
+        self._decoder.feed(data)
+
+    def next_commands(self, limit: int) -> list[Message]:
+        """Up to ``limit`` complete messages; on a framing error, those before it and ``failure`` set."""
+        out: list[Message] = []
+        if self.failure is not None:
+            return out
+        decoder = self._decoder
+        try:
+            while len(out) < limit:
+                message = decoder.next_message()
+                if message is None:
+                    break
+                out.append(message)
+        except PcfError as error:
+            self.failure = framing_error_responses(error, self._head())
+            self._chunks = []
+            return out
+        self._trim()
+        return out
+
+    def _head(self) -> bytes:
+        """Up to 36 bytes from the start of the message being decoded."""
+        start = self._decoder.offset
+        parts: list[bytes] = []
+        want = start
+        for chunk_start, data in self._chunks:
+            end = chunk_start + len(data)
+            if end <= want or chunk_start > want:
+                continue
+            piece = data[want - chunk_start : want - chunk_start + (start + HEADER_LENGTH - want)]
+            parts.append(piece)
+            want += len(piece)
+            if want >= start + HEADER_LENGTH:
+                break
+        return b"".join(parts)
+
+    def _trim(self) -> None:
+        """Keeps the last chunk (messages in it may start later) and the header bytes of the current message."""
+        if not self._chunks:
+            return
+        start = self._decoder.offset
+        last = self._chunks[-1]
+        kept: list[tuple[int, bytes]] = []
+        for chunk_start, data in self._chunks[:-1]:
+            lo, hi = max(chunk_start, start), min(chunk_start + len(data), start + HEADER_LENGTH)
+            if lo < hi:
+                kept.append((lo, data[lo - chunk_start : hi - chunk_start]))
+        if last[0] + len(last[1]) > start:
+            kept.append(last)
+        self._chunks = kept
+
+    def encode(self, answers: Iterable[Sequence[Message]]) -> bytes:
+        return encode_responses(answers, self.default_ccsid)

@@ -1,0 +1,412 @@
+"""End-to-end tests of the trio server over real loopback sockets (server in this process)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import struct
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+
+from pcfserver import mq
+from pcfserver.client import PcfCommandError, PcfConnectionClosed, connect
+from pcfserver.codec import Integer, Message, String, decode, encode
+from pcfserver.server import PcfServer, ServerConfig
+from pcfserver.server.logs import LOGGER_NAME, JsonFormatter
+from pcfserver.server.testing import MemoryEngine
+
+HOST = "127.0.0.1"
+
+
+def create(name: str, order: str = "big") -> Message:
+    return Message(mq.MQCMD_CREATE_Q, (String(mq.MQCA_Q_NAME, name), Integer(mq.MQIA_Q_TYPE, mq.MQQT_LOCAL)), byte_order=order)
+
+
+def change(name: str, order: str = "big") -> Message:
+    return Message(
+        mq.MQCMD_CHANGE_Q,
+        (String(mq.MQCA_Q_NAME, name), Integer(mq.MQIA_Q_TYPE, mq.MQQT_LOCAL), Integer(mq.MQIA_MAX_Q_DEPTH, 100)),
+        byte_order=order,
+    )
+
+
+def inquire(name: str, order: str = "big") -> Message:
+    return Message(mq.MQCMD_INQUIRE_Q, (String(mq.MQCA_Q_NAME, name),), byte_order=order)
+
+
+async def start(nursery: trio.Nursery, engine: Any = None, **config: Any) -> PcfServer:
+    server = PcfServer(engine or MemoryEngine(), ServerConfig(host=HOST, port=0, **config))
+    await nursery.start(server.serve)
+    return server
+
+
+async def open_raw(server: PcfServer) -> trio.SocketStream:
+    assert server.address is not None
+    return await trio.open_tcp_stream(*server.address)
+
+
+async def read_until_eof(stream: trio.abc.ReceiveStream) -> bytes:
+    chunks = []
+    while data := await stream.receive_some(65536):
+        chunks.append(data)
+    return b"".join(chunks)
+
+
+@pytest.fixture
+async def server(nursery: trio.Nursery) -> AsyncIterator[PcfServer]:
+    yield await start(nursery)
+
+
+# -- commands and answers ------------------------------------------------------------------
+
+
+async def test_request_response(server: PcfServer) -> None:
+    assert server.address is not None
+    async with connect(*server.address) as c:
+        [ok] = await c.execute(create("Q.A"))
+        assert (ok.type, ok.command, ok.comp_code, ok.reason, ok.control, ok.msg_seq_number) == (
+            mq.MQCFT_RESPONSE, mq.MQCMD_CREATE_Q, 0, 0, mq.MQCFC_LAST, 1,
+        )
+        await c.execute(change("Q.A"))
+        [data] = await c.execute(inquire("Q.A"))
+        assert data.str_value(mq.MQCA_Q_NAME, "").rstrip() == "Q.A"
+
+
+async def test_failed_command_keeps_every_response(server: PcfServer) -> None:
+    assert server.address is not None
+    async with connect(*server.address) as c:
+        with pytest.raises(PcfCommandError) as caught:
+            await c.execute(change("NO.SUCH.QUEUE"))
+        error = caught.value
+        assert error.reason == mq.MQRC_UNKNOWN_OBJECT_NAME
+        assert [m.reason for m in error.responses] == [mq.MQRC_UNKNOWN_OBJECT_NAME, mq.MQRCCF_COMMAND_FAILED]
+        assert error.responses[-1].control == mq.MQCFC_LAST
+        # the connection goes on after a failed command
+        await c.execute(create("Q.AFTER"))
+
+
+async def test_pipelined_answers_come_back_in_request_order(server: PcfServer) -> None:
+    assert server.address is not None
+    names = [f"PIPE.{i:04d}" for i in range(300)]
+    async with connect(*server.address) as c:
+        await c.execute_many([create(n) for n in names], check_failure=True)
+        answers = await c.execute_many([inquire(n) for n in names])
+    assert [a[0].str_value(mq.MQCA_Q_NAME, "").rstrip() for a in answers] == names
+
+
+async def test_pipelined_responses_are_sent_together() -> None:
+    """All answers ready at once leave in one send (checked at the byte level: one receive has them all)."""
+    engine = MemoryEngine()
+    async with trio.open_nursery() as nursery:
+        server = await start(nursery, engine)
+        stream = await open_raw(server)
+        data = b"".join(encode(create(f"B.{i}")) for i in range(50))
+        await stream.send_all(data)
+        got = b""
+        while len(got) < 50 * 36:
+            got += await stream.receive_some(65536)
+        assert len(decode(got)) == 50
+        # 50 commands were decoded from one receive, so the engine saw them as one batch
+        assert max(engine.batches) == 50
+        await stream.aclose()
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("order", ["big", "little"])
+async def test_answers_in_the_byte_order_of_the_command(server: PcfServer, order: str) -> None:
+    stream = await open_raw(server)
+    await stream.send_all(encode(create("ORDER.Q"), byte_order=order) + encode(change("MISSING.Q"), byte_order=order))
+    got = b""
+    while len(got) < 36 * 3:
+        got += await stream.receive_some(65536)
+    pack = ">l" if order == "big" else "<l"
+    assert got[4:8] == struct.pack(pack, 36)
+    answers = decode(got)
+    assert {m.byte_order for m in answers} == {order}
+    assert [m.reason for m in answers] == [0, mq.MQRC_UNKNOWN_OBJECT_NAME, mq.MQRCCF_COMMAND_FAILED]
+    await stream.aclose()
+
+
+async def test_mixed_byte_orders_on_one_connection(server: PcfServer) -> None:
+    assert server.address is not None
+    orders = ["big", "little"] * 20
+    async with connect(*server.address) as c:
+        answers = await c.execute_many([create(f"MIX.{i}", o) for i, o in enumerate(orders)])
+    assert [a[0].byte_order for a in answers] == orders
+
+
+async def test_many_concurrent_clients() -> None:
+    engine = MemoryEngine()
+    async with trio.open_nursery() as nursery:
+        server = await start(nursery, engine)
+        assert server.address is not None
+        results: dict[int, list[str]] = {}
+
+        async def client(k: int) -> None:
+            assert server.address is not None
+            async with connect(*server.address) as c:
+                for i in range(10):
+                    await c.execute(create(f"C{k}.Q{i}"))
+                answers = await c.execute_many([inquire(f"C{k}.Q{i}") for i in range(10)])
+                results[k] = [a[0].str_value(mq.MQCA_Q_NAME, "").rstrip() for a in answers]
+
+        async with trio.open_nursery() as clients:
+            for k in range(60):
+                clients.start_soon(client, k)
+        assert all(results[k] == [f"C{k}.Q{i}" for i in range(10)] for k in range(60))
+        assert len(engine.queues) == 600
+        # commands from different connections were committed together
+        assert len(engine.batches) < 1200
+        nursery.cancel_scope.cancel()
+
+
+# -- bad input -----------------------------------------------------------------------------
+
+
+def _with_field(data: bytes, offset: int, value: int, order: str = "big") -> bytes:
+    return data[:offset] + struct.pack(">l" if order == "big" else "<l", value) + data[offset + 4 :]
+
+
+@pytest.mark.parametrize("order", ["big", "little"])
+@pytest.mark.parametrize(
+    ("name", "mangle", "reason"),
+    [
+        ("header StrucLength", lambda d, o: _with_field(d, 4, 40, o), mq.MQRCCF_CFH_LENGTH_ERROR),
+        ("negative ParameterCount", lambda d, o: _with_field(d, 32, -1, o), mq.MQRCCF_CFH_PARM_COUNT_ERROR),
+        ("impossible ParameterCount", lambda d, o: _with_field(d, 32, 0x7FFFFFF0, o), mq.MQRCCF_CFH_PARM_COUNT_ERROR),
+        ("MQCFIN StrucLength", lambda d, o: _with_field(d, 36 + 4, 12, o), mq.MQRCCF_CFIN_LENGTH_ERROR),
+        ("unknown structure type", lambda d, o: _with_field(d, 36, 99, o), mq.MQRCCF_STRUCTURE_TYPE_ERROR),
+    ],
+)
+async def test_framing_error_is_answered_then_connection_closed(
+    server: PcfServer, order: str, name: str, mangle: Callable[[bytes, str], bytes], reason: int
+) -> None:
+    good = encode(create("GOOD.Q"), byte_order=order)
+    command = Message(mq.MQCMD_CHANGE_Q, (Integer(mq.MQIA_Q_TYPE, 1), String(mq.MQCA_Q_NAME, "X")), byte_order=order)
+    bad = mangle(encode(command, byte_order=order), order)
+    stream = await open_raw(server)
+    await stream.send_all(good + bad + good)
+    answers = decode(await read_until_eof(stream))
+    assert [m.reason for m in answers] == [0, reason, mq.MQRCCF_COMMAND_FAILED], name
+    error, summary = answers[1:]
+    assert error.command == summary.command == mq.MQCMD_CHANGE_Q
+    assert error.byte_order == order
+    assert (error.comp_code, error.control, summary.control) == (mq.MQCC_FAILED, mq.MQCFC_NOT_LAST, mq.MQCFC_LAST)
+    await stream.aclose()
+
+
+async def test_message_over_the_size_limit(nursery: trio.Nursery) -> None:
+    server = await start(nursery, max_message_bytes=1024)
+    big = encode(Message(mq.MQCMD_CHANGE_Q, (String(mq.MQCA_Q_NAME, "X" * 2000),)))
+    stream = await open_raw(server)
+    await stream.send_all(big[:100])  # the declared length alone is over the limit
+    answers = decode(await read_until_eof(stream))
+    assert [m.reason for m in answers] == [mq.MQRC_MSG_TOO_BIG_FOR_Q, mq.MQRCCF_COMMAND_FAILED]
+    assert answers[0].command == mq.MQCMD_CHANGE_Q
+
+
+async def test_garbage_gets_an_answer_with_command_zero(server: PcfServer) -> None:
+    stream = await open_raw(server)
+    await stream.send_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n" + b"z" * 100)
+    answers = decode(await read_until_eof(stream))
+    assert [m.reason for m in answers] == [mq.MQRCCF_CFH_LENGTH_ERROR, mq.MQRCCF_COMMAND_FAILED]
+    assert answers[0].byte_order == "big"
+
+
+async def test_answer_survives_input_sent_after_the_error(server: PcfServer) -> None:
+    """The rest of the input is drained before closing, so the client is not reset."""
+    stream = await open_raw(server)
+    bad = _with_field(encode(create("X")), 4, 44)
+
+    async def flood() -> None:
+        try:
+            await stream.send_all(bad + b"\0" * 2_000_000)
+        except trio.BrokenResourceError:
+            pass
+
+    async with trio.open_nursery() as n:
+        n.start_soon(flood)
+        answers = decode(await read_until_eof(stream))
+    assert [m.reason for m in answers] == [mq.MQRCCF_CFH_LENGTH_ERROR, mq.MQRCCF_COMMAND_FAILED]
+    await stream.aclose()
+
+
+async def test_peer_closing_inside_a_message_touches_nobody_else(server: PcfServer) -> None:
+    assert server.address is not None
+    async with connect(*server.address) as other:
+        stream = await open_raw(server)
+        await stream.send_all(encode(create("HALF"))[:20])
+        await stream.aclose()
+        stream = await open_raw(server)
+        await stream.send_all(encode(create("RESET")) * 3)
+        stream.socket.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_LINGER, struct.pack("ii", 1, 0))
+        await stream.aclose()  # RST
+        await other.execute(create("STILL.FINE"))
+        await trio.sleep(0.05)
+        assert server.connection_count == 1
+
+
+async def test_read_timeout_closes_a_stalled_message(nursery: trio.Nursery, autojump_clock: trio.testing.MockClock) -> None:
+    server = await start(nursery, MemoryEngine(), read_timeout=30, idle_timeout=1000, engine_in_thread=False)
+    stream = await open_raw(server)
+    await stream.send_all(encode(create("SLOW"))[:50])
+    before = trio.current_time()
+    assert await read_until_eof(stream) == b""
+    assert 30 <= trio.current_time() - before < 1000
+
+
+async def test_idle_timeout(nursery: trio.Nursery, autojump_clock: trio.testing.MockClock) -> None:
+    server = await start(nursery, MemoryEngine(), read_timeout=5, idle_timeout=120, engine_in_thread=False)
+    assert server.address is not None
+    async with connect(*server.address) as c:
+        await c.execute(create("IDLE"))
+        before = trio.current_time()
+        assert await c.stream.receive_some(100) == b""
+        assert trio.current_time() - before >= 120
+
+
+async def test_connections_beyond_the_limit_are_closed(nursery: trio.Nursery) -> None:
+    server = await start(nursery, max_connections=2)
+    assert server.address is not None
+    async with connect(*server.address) as a, connect(*server.address) as b:
+        await a.execute(create("L1"))
+        await b.execute(create("L2"))
+        extra = await open_raw(server)
+        try:
+            assert await read_until_eof(extra) == b""
+        except trio.BrokenResourceError:
+            pass  # reset instead of EOF: closed as well
+        await a.execute(change("L2"))
+    await trio.sleep(0.05)
+    async with connect(*server.address) as c:  # room again
+        await c.execute(change("L1"))
+
+
+class ExplodingEngine(MemoryEngine):
+    """Fails a whole batch (nothing applied) when any command names BOOM."""
+
+    def execute_batch(self, commands: Sequence[Message]) -> list[list[Message]]:
+        if any(c.str_value(mq.MQCA_Q_NAME) == "BOOM" for c in commands):
+            raise RuntimeError("engine bug")
+        return super().execute_batch(commands)
+
+
+async def test_an_engine_exception_fails_only_its_command(nursery: trio.Nursery) -> None:
+    server = await start(nursery, ExplodingEngine())
+    assert server.address is not None
+    async with connect(*server.address) as c:
+        answers = await c.execute_many([create("BEFORE"), create("BOOM"), create("AFTER")])
+    assert [a[-1].reason for a in answers] == [0, mq.MQRCCF_COMMAND_FAILED, 0]
+    assert answers[1][0].reason == mq.MQRC_UNEXPECTED_ERROR
+
+
+# -- shutdown ------------------------------------------------------------------------------
+
+
+async def test_graceful_shutdown_answers_commands_in_flight() -> None:
+    engine = MemoryEngine()
+    engine.delay = 0.2
+    async with trio.open_nursery() as nursery:
+        server = PcfServer(engine, ServerConfig(host=HOST, port=0))
+        done = trio.Event()
+
+        async def serve(task_status: trio.TaskStatus[tuple[str, int]] = trio.TASK_STATUS_IGNORED) -> None:
+            await server.serve(task_status=task_status)
+            done.set()
+
+        address = await nursery.start(serve)
+        idle = await trio.open_tcp_stream(*address)
+        busy = await trio.open_tcp_stream(*address)
+        await busy.send_all(b"".join(encode(create(f"F.{i}")) for i in range(20)))
+        await trio.sleep(0.05)  # the commands are with the engine
+        server.shutdown()
+        answers = decode(await read_until_eof(busy))
+        assert len(answers) == 20 and all(m.reason == 0 for m in answers)
+        assert await read_until_eof(idle) == b""
+        with trio.fail_after(5):
+            await done.wait()
+        with pytest.raises(OSError):
+            await trio.open_tcp_stream(*address)
+    assert len(engine.queues) == 20
+
+
+async def test_client_sees_connection_closed(server: PcfServer) -> None:
+    assert server.address is not None
+    async with connect(*server.address) as c:
+        await c.stream.send_all(encode(create("PART"))[:30])
+        server.shutdown()
+        with pytest.raises(PcfConnectionClosed):
+            await c.receive_answer()
+
+
+# -- logs and capture ----------------------------------------------------------------------
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+        self.setFormatter(JsonFormatter())
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+async def test_one_json_log_line_per_command(server: PcfServer) -> None:
+    assert server.address is not None
+    handler = _Records()
+    logger = logging.getLogger(LOGGER_NAME)
+    logger.addHandler(handler)
+    old_level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        async with connect(*server.address) as c:
+            await c.execute_many([create("LOG.Q"), change("LOG.MISSING")])
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)
+    records = [json.loads(line) for line in handler.lines]
+    commands = [r for r in records if r.get("event") == "command"]
+    assert [(r["command"], r["queue"], r["reason"]) for r in commands] == [
+        ("MQCMD_CREATE_Q", "LOG.Q", "MQRC_NONE"),
+        ("MQCMD_CHANGE_Q", "LOG.MISSING", "MQRC_UNKNOWN_OBJECT_NAME"),
+    ]
+    assert all(r["peer"].startswith("127.0.0.1:") and isinstance(r["us"], int) for r in commands)
+
+
+async def test_capture_files_decode_to_what_crossed_the_wire(nursery: trio.Nursery, tmp_path: Path) -> None:
+    server = await start(nursery, capture_dir=tmp_path, capture_rotate_bytes=2000)
+    sent = b"".join(encode(create(f"CAP.{i}", "big" if i % 3 else "little"), byte_order="big" if i % 3 else "little") for i in range(120))
+    bad = _with_field(encode(change("CAP.X")), 4, 48)
+    stream = await open_raw(server)
+    received = b""
+    for i in range(0, len(sent), 999):  # chunks that cut messages
+        await stream.send_all(sent[i : i + 999])
+        await trio.sleep(0.001)
+    await stream.send_all(bad + b"trailing junk")
+    received = await read_until_eof(stream)
+    await stream.aclose()
+    await trio.sleep(0.05)
+    ins = sorted(tmp_path.glob("*-in.pcf"))
+    outs = sorted(tmp_path.glob("*-out.pcf"))
+    assert len(ins) > 2 and len(outs) > 2  # rotated
+    assert all(p.name.split("-")[1] == "000001" for p in ins + outs)
+    assert b"".join(p.read_bytes() for p in ins) == sent + bad + b"trailing junk"
+    assert b"".join(p.read_bytes() for p in outs) == received
+    for p in ins[:-1] + outs:  # every file decodes on its own
+        assert decode(p.read_bytes())
+    assert [m.command for m in decode(b"".join(p.read_bytes() for p in outs))][-2:] == [mq.MQCMD_CHANGE_Q] * 2
+
+
+async def test_header_errors_with_framing_intact_are_answered(server: PcfServer) -> None:
+    """The strict decoder also rejects a bad Version or Control; the answer names it."""
+    stream = await open_raw(server)
+    await stream.send_all(encode(replace(create("V"), version=9)))
+    answers = decode(await read_until_eof(stream))
+    assert [m.reason for m in answers] == [mq.MQRCCF_CFH_VERSION_ERROR, mq.MQRCCF_COMMAND_FAILED]
