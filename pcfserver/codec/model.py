@@ -5,10 +5,13 @@ Construct containers never leave the codec; these dataclasses do.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import ClassVar, TypeAlias
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, TypeAlias, TypeVar, cast
 
 from pcfserver import names
+
+T = TypeVar("T")
 
 
 class PcfError(ValueError):
@@ -54,6 +57,20 @@ class PcfError(ValueError):
 
     def __hash__(self) -> int:
         return hash((self.reason, self.detail, self.parameter_id, self.offset))
+
+
+def fast_builder(cls: type[T]) -> Callable[..., T]:
+    """A positional constructor for a frozen slots dataclass that sets each slot directly.
+
+    It skips the frozen ``__setattr__`` dance of the generated ``__init__`` (half the cost of
+    a 15-field Message); the decoder uses it for values it has already validated.
+    """
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+    scope: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    scope.update({f"_set_{n}": cls.__dict__[n].__set__ for n in names})
+    body = "".join(f"    _set_{n}(obj, {n})\n" for n in names)
+    exec(f"def build({', '.join(names)}):\n    obj = _new(_cls)\n{body}    return obj\n", scope)
+    return cast(Callable[..., T], scope["build"])
 
 
 def _rebuild_error(reason: int, detail: str, parameter_id: int | None, offset: int | None) -> PcfError:
