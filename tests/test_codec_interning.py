@@ -49,3 +49,24 @@ def test_the_caches_stay_bounded() -> None:
     pcfserver.decode(data)
     assert len(decoder._INTEGERS) <= decoder._CACHE_LIMIT
     assert all(len(cache) <= decoder._CACHE_LIMIT for cache in decoder._STRINGS.values())
+
+
+def test_server_mode_records_violations_but_stops_on_lost_framing() -> None:
+    import pytest
+
+    good = pcfserver.encode(_message("Q", 1))
+    wrong_type = pcfserver.encode(Message(mq.MQCMD_CHANGE_Q, (String(mq.MQCA_Q_NAME, "Q"),), type=99))
+    stream = pcfserver.StreamDecoder(strict=False, resync=False)
+    stream.feed(wrong_type + good)
+    first, second = stream.messages()
+    assert [w.reason for w in first.warnings] == [mq.MQRCCF_CFH_TYPE_ERROR]
+    assert second == _message("Q", 1)
+    broken = bytearray(good)
+    broken[36 + 7] = 99  # MQCFST StrucLength no longer matches its data: framing lost
+    stream.feed(bytes(broken) + good)
+    with pytest.raises(pcfserver.PcfError) as caught:
+        stream.messages()
+    assert caught.value.reason == mq.MQRCCF_CFST_LENGTH_ERROR
+    assert caught.value.offset == len(wrong_type) + len(good) + 36
+    with pytest.raises(pcfserver.PcfError):
+        stream.next_message()

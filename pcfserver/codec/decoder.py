@@ -413,6 +413,12 @@ class StreamDecoder:
     framing is lost and every later call raises the same error; in tolerant mode it becomes a
     Message whose ``error`` is set, and decoding resumes at the next plausible MQCFH.
     ``close()`` says the input has ended and returns what remains.
+
+    ``resync`` (default: ``not strict``) says whether lost framing is skipped over.  A server
+    uses ``strict=False, resync=False``: rule violations that keep the framing (an MQCFH Type
+    or Version a command may not have, an unknown structure with a sound length) come back in
+    the message's ``warnings`` so the command can be answered and the connection go on, while
+    lost framing raises as in strict mode.
     """
 
     def __init__(
@@ -421,8 +427,10 @@ class StreamDecoder:
         strict: bool = True,
         default_ccsid: int = DEFAULT_CCSID,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+        resync: bool | None = None,
     ) -> None:
         self._opts = _Options(strict, default_ccsid, max_message_bytes)
+        self._resync = (not strict) if resync is None else resync
         self._buf: bytes | bytearray = b""
         self._pos = 0
         self._base = 0
@@ -486,7 +494,7 @@ class StreamDecoder:
 
     def _malformed(self, error: PcfError) -> Message | None:
         error = error.at(self._base)
-        if self._opts.strict:
+        if not self._resync:
             self._failed = error
             raise error
         buf, pos, end = self._buf, self._pos, len(self._buf)
@@ -542,7 +550,7 @@ class StreamDecoder:
         out = self.messages()
         if self._pos < len(self._buf):
             error = PcfError(_MSG_LENGTH_ERROR, f"stream ends {len(self._buf) - self._pos} bytes into an incomplete message", offset=self._base + self._pos)
-            if self._opts.strict:
+            if not self._resync:
                 self._failed = error
                 raise error
             out.append(self._error_span(error, len(self._buf)))
