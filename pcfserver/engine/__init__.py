@@ -7,5 +7,17 @@ Interface used by the server, the CLI and the tests (the engine never imports tr
     answers = engine.execute_batch(commands)       # one list per command, in order; the whole batch is
                                                    # committed durably in one transaction before return,
                                                    # each command applied whole or not at all
+    engine.qmgr_name, engine.ccsid
     engine.close()
+
+``data_dir=None`` keeps the registry in memory only.  With a directory, the registry is the
+SQLite database ``registry.sqlite3`` in it (WAL, synchronous=FULL); at first start it holds IBM's
+default queues and the given queue manager name and CCSID, which later opens keep (a different
+explicit ``qmgr``/``ccsid`` raises :class:`StoreError`).  An engine is not thread-safe: calls
+must be serialised (the server runs it from one task or one worker thread at a time).
 """
+
+from pcfserver.engine.engine import Engine, open_engine
+from pcfserver.engine.store import StoreError
+
+__all__ = ["Engine", "StoreError", "open_engine"]

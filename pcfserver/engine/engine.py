@@ -1,0 +1,866 @@
+"""The queue registry and the commands that act on it (sans-IO: messages in, messages out).
+
+The registry lives in memory (dicts loaded once at open); every command is validated completely
+against the tables of :mod:`pcfserver.engine.spec` before anything changes, then applied to
+memory with an undo record and turned into store row operations.  ``execute_batch`` commits the
+row operations of all its commands in one durable transaction; if that commit fails, memory is
+rolled back to the state before the batch and the changing commands are answered with an error.
+
+Reason codes follow ``formats/commands.tsv`` (per-parameter decisions, with sources) and the
+comments below for the rules that are not about one parameter.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pcfserver import mq
+from pcfserver.codec.ccsid import codec_for
+from pcfserver.codec.model import (
+    Integer,
+    IntegerFilter,
+    IntegerList,
+    Message,
+    Parameter,
+    String,
+    StringFilter,
+    StringList,
+)
+from pcfserver.engine import responses
+from pcfserver.engine.spec import (
+    DUPLICATE_REASON,
+    FAMILY,
+    OPERATOR_REASON,
+    PARM_ID_REASON,
+    QUEUE_TYPES,
+    STRING_LENGTH_REASON,
+    Attribute,
+    AttrValue,
+    CommandSpec,
+    Param,
+    default_object_name,
+    spec,
+)
+from pcfserver.engine.store import (
+    DeleteQueue,
+    MemoryStore,
+    Op,
+    PutQueue,
+    SetAttrs,
+    SetMeta,
+    SetQmgr,
+    Snapshot,
+    SqliteStore,
+    Store,
+    StoreError,
+)
+
+log = logging.getLogger(__name__)
+
+# Constants used on the hot path, looked up once.
+_COMMAND = mq.MQCFT_COMMAND
+_COMMAND_XR = mq.MQCFT_COMMAND_XR
+_LAST = mq.MQCFC_LAST
+_Q_NAME = mq.MQCA_Q_NAME
+_Q_TYPE = mq.MQIA_Q_TYPE
+_FROM_Q_NAME = mq.MQCACF_FROM_Q_NAME
+_TO_Q_NAME = mq.MQCACF_TO_Q_NAME
+_REPLACE = mq.MQIACF_REPLACE
+_FORCE = mq.MQIACF_FORCE
+_PURGE = mq.MQIACF_PURGE
+_ALL = mq.MQIACF_ALL
+_QT_LOCAL = mq.MQQT_LOCAL
+_QT_ALIAS = mq.MQQT_ALIAS
+_QT_REMOTE = mq.MQQT_REMOTE
+_QT_ALL = mq.MQQT_ALL
+_YES = 1  # MQRP_YES, MQFC_YES, MQPO_YES are all 1
+_ALT_DATE = mq.MQCA_ALTERATION_DATE
+_ALT_TIME = mq.MQCA_ALTERATION_TIME
+_CRT_DATE = mq.MQCA_CREATION_DATE
+_CRT_TIME = mq.MQCA_CREATION_TIME
+_CLUSTER_NAME = mq.MQCA_CLUSTER_NAME
+_CLUSTER_NAMELIST = mq.MQCA_CLUSTER_NAMELIST
+_USAGE = mq.MQIA_USAGE
+_SCOPE = mq.MQIA_SCOPE
+_SHAREABILITY = mq.MQIA_SHAREABILITY
+_BASE_OBJECT = mq.MQCA_BASE_OBJECT_NAME
+_XMIT_Q = mq.MQCA_XMIT_Q_NAME
+_REMOTE_Q = mq.MQCA_REMOTE_Q_NAME
+_REMOTE_QMGR = mq.MQCA_REMOTE_Q_MGR_NAME
+_QMGR_NAME = mq.MQCA_Q_MGR_NAME
+_NAME_LENGTH = mq.MQ_Q_NAME_LENGTH
+_CHECKED_TOGETHER = frozenset((_CLUSTER_NAME, _CLUSTER_NAMELIST, _USAGE, _SCOPE))
+# Runtime status reported by Inquire Queue (not kept in the store: no messages exist here).
+_STATUS_SLOT = {mq.MQIA_CURRENT_Q_DEPTH: 0, mq.MQIA_OPEN_INPUT_COUNT: 1, mq.MQIA_OPEN_OUTPUT_COUNT: 2}
+# Queues that cannot be cluster queues (S8, MQRCCF_CLUSTER_Q_USAGE_ERROR 3090).
+_NOT_CLUSTERABLE = frozenset(
+    (
+        "SYSTEM.CHANNEL.INITQ",
+        "SYSTEM.CHANNEL.SYNCQ",
+        "SYSTEM.CLUSTER.COMMAND.QUEUE",
+        "SYSTEM.CLUSTER.REPOSITORY.QUEUE",
+        "SYSTEM.COMMAND.INPUT",
+        "SYSTEM.QSG.CHANNEL.SYNCQ",
+        "SYSTEM.QSG.TRANSMIT.QUEUE",
+    )
+)
+# Object names: 1..48 of A-Z a-z 0-9 . / _ %  (MQ naming rules); generic: a prefix and a final *.
+_OBJECT_NAME = re.compile(r"[A-Za-z0-9./_%]{1,48}\Z")
+_GENERIC_NAME = re.compile(r"[A-Za-z0-9./_%]{0,47}\*\Z")
+_INT_OPERATORS = frozenset((mq.MQCFOP_LESS, mq.MQCFOP_EQUAL, mq.MQCFOP_GREATER, mq.MQCFOP_NOT_LESS, mq.MQCFOP_NOT_EQUAL, mq.MQCFOP_NOT_GREATER))
+_STRING_OPERATORS = _INT_OPERATORS | {mq.MQCFOP_LIKE, mq.MQCFOP_NOT_LIKE}
+
+
+class _Reject(Exception):
+    """A command refused: the reason and the one error parameter of the error message."""
+
+    def __init__(self, reason: int, parameter: int | None = None, error_parameter: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.parameter = parameter
+        self.error_parameter = error_parameter
+
+
+@dataclass(frozen=True, slots=True)
+class Queue:
+    """A queue definition.  Never mutated once in the registry: changes make a new record."""
+
+    name: str
+    qtype: int
+    attrs: dict[int, AttrValue]
+
+
+class _Parsed:
+    __slots__ = ("attrs", "filter", "qtype", "values")
+
+    def __init__(self) -> None:
+        self.values: dict[int, object] = {}
+        self.attrs: dict[int, AttrValue] = {}
+        self.filter: IntegerFilter | StringFilter | None = None
+        self.qtype = 0
+
+
+def _text(value: str, max_length: int) -> str | None:
+    """A command string as the attribute value: NUL ends it, blanks pad it; None if too long.
+
+    A string shorter than the attribute's length counts as blank-padded and characters past that
+    length must be blanks (S15 MQCFST); the first NUL and what follows count as blanks (S15
+    MQCHARn convention, K for command input).
+    """
+    nul = value.find("\0")
+    if nul >= 0:
+        value = value[:nul]
+    if max_length and len(value) > max_length:
+        if value[max_length:].strip(" "):
+            return None
+        value = value[:max_length]
+    return value.rstrip(" ")
+
+
+def _generic_match(pattern: str, value: str) -> bool:
+    if pattern.endswith("*"):
+        return value.startswith(pattern[:-1])
+    return value == pattern
+
+
+class Engine:
+    """The command engine over one queue manager's registry.  Not thread-safe: serialise calls."""
+
+    def __init__(self, store: Store, qmgr: str | None = None, ccsid: int | None = None) -> None:
+        self._spec = spec()
+        self._store = store
+        self._queues: dict[str, Queue] = {}
+        self._qmgr: dict[int, AttrValue] = {}
+        self._status: dict[str, list[int]] = {}
+        self._pending: list[Op] = []
+        self._undo: list[tuple[str, object, object]] = []
+        self._ok_cache: dict[tuple[int, int, str], tuple[Message, ...]] = {}
+        self._clock = (-1, "", "")
+        self._table_defaults: dict[int, dict[int, AttrValue]] = {
+            qtype: {a.pid: a.defaults[qtype] for a in attrs if a.access == "set"} for qtype, attrs in self._spec.stored.items()
+        }
+        self._handlers: dict[int, Callable[[Message, _Parsed], list[Message]]] = {
+            mq.MQCMD_CHANGE_Q_MGR: self._change_qmgr,
+            mq.MQCMD_INQUIRE_Q_MGR: self._inquire_qmgr,
+            mq.MQCMD_CHANGE_Q: self._change_q,
+            mq.MQCMD_CREATE_Q: self._create_q,
+            mq.MQCMD_COPY_Q: self._copy_q,
+            mq.MQCMD_DELETE_Q: self._delete_q,
+            mq.MQCMD_CLEAR_Q: self._clear_q,
+            mq.MQCMD_INQUIRE_Q: self._inquire_q,
+            mq.MQCMD_INQUIRE_Q_NAMES: self._inquire_q_names,
+            mq.MQCMD_PING_Q_MGR: self._ping,
+        }
+        missing = set(self._spec.commands) - set(self._handlers)
+        if missing:
+            raise ValueError(f"commands.tsv lists commands without a handler: {sorted(missing)}")
+        snapshot = store.load()
+        if snapshot.meta.get("qmgr_name"):
+            self._load(snapshot, qmgr, ccsid)
+        else:
+            self._seed(qmgr or "QM1", 819 if ccsid is None else ccsid)
+
+    # ------------------------------------------------------------------ setup
+
+    @property
+    def qmgr_name(self) -> str:
+        return self._qmgr_name
+
+    @property
+    def ccsid(self) -> int:
+        return self._ccsid
+
+    def _set_identity(self, qmgr: str, ccsid: int) -> None:
+        if not _OBJECT_NAME.match(qmgr):
+            raise ValueError(f"queue manager name {qmgr!r} is not 1-48 characters of A-Z a-z 0-9 . / _ %")
+        codec = codec_for(ccsid)
+        if codec is None:
+            raise ValueError(f"CCSID {ccsid} is not one the codec converts")
+        self._qmgr_name = qmgr
+        self._ccsid = ccsid
+        self._codec = codec
+
+    def _seed(self, qmgr: str, ccsid: int) -> None:
+        """First start: the queue manager attributes and IBM's four default queues."""
+        self._set_identity(qmgr, ccsid)
+        date, clock = self._now()
+        tokens: dict[str, AttrValue] = {
+            "@qmgr_name": qmgr,
+            "@ccsid": ccsid,
+            "@date": date,
+            "@time": clock,
+            "@qmid": f"{qmgr}_{date}_{clock}",
+        }
+        for attr in self._spec.qmgr_attributes.values():
+            value = attr.defaults[0]
+            self._qmgr[attr.pid] = tokens[value] if isinstance(value, str) and value.startswith("@") else value
+        ops: list[Op] = [
+            SetMeta((("qmgr_name", qmgr), ("ccsid", str(ccsid)), ("created", f"{date} {clock}"))),
+            SetQmgr(tuple(self._qmgr.items())),
+        ]
+        for qtype in QUEUE_TYPES.values():
+            name = default_object_name(qtype)
+            attrs = self._new_attrs(qtype, dict(self._table_defaults[qtype]), None)
+            self._queues[name] = Queue(name, qtype, attrs)
+            ops.append(PutQueue(name, qtype, attrs))
+        self._store.commit(ops)
+
+    def _load(self, snapshot: Snapshot, qmgr: str | None, ccsid: int | None) -> None:
+        stored_name = snapshot.meta["qmgr_name"]
+        stored_ccsid = int(snapshot.meta["ccsid"])
+        if qmgr is not None and qmgr != stored_name:
+            raise StoreError(f"the data directory holds queue manager {stored_name}, not {qmgr}")
+        if ccsid is not None and ccsid != stored_ccsid:
+            raise StoreError(f"the data directory's queue manager has CCSID {stored_ccsid}, not {ccsid}")
+        self._set_identity(stored_name, stored_ccsid)
+        # Attributes added to the tables after the registry was written take their defaults.
+        for attr in self._spec.qmgr_attributes.values():
+            value = snapshot.qmgr.get(attr.pid)
+            self._qmgr[attr.pid] = value if value is not None else attr.defaults[0]
+        for name, (qtype, attrs) in snapshot.queues.items():
+            stored = self._spec.stored.get(qtype)
+            if stored is None:
+                continue
+            defaults = self._table_defaults[qtype]
+            complete = {a.pid: attrs.get(a.pid, defaults.get(a.pid, "")) for a in stored}
+            self._queues[name] = Queue(name, qtype, complete)
+
+    def close(self) -> None:
+        self._store.close()
+
+    # ------------------------------------------------------------------ time
+
+    def _now(self) -> tuple[str, str]:
+        """Date "yyyy-mm-dd" and time "hh.mm.ss" (local time), formatted once per second."""
+        second = int(time.time())
+        if second != self._clock[0]:
+            local = time.localtime(second)
+            self._clock = (second, time.strftime("%Y-%m-%d", local), time.strftime("%H.%M.%S", local))
+        return self._clock[1], self._clock[2]
+
+    # ------------------------------------------------------------------ execution
+
+    def execute(self, command: Message) -> list[Message]:
+        """One command: its responses, after any change it made is durably committed."""
+        return self.execute_batch((command,))[0]
+
+    def execute_batch(self, commands: Sequence[Message]) -> list[list[Message]]:
+        """Several commands in order, all committed in one durable transaction before return.
+
+        Each command applies whole or not at all.  If the commit itself fails, no command of the
+        batch changed anything and every changing command is answered MQRC_UNEXPECTED_ERROR.
+        """
+        answers: list[list[Message]] = []
+        changed: list[bool] = []
+        for command in commands:
+            undo_mark = len(self._undo)
+            ops_mark = len(self._pending)
+            try:
+                answer = self._execute_one(command)
+            except Exception as exc:  # a bug or a resource problem: the state stays as it was
+                log.exception("command failed unexpectedly")
+                self._rollback(undo_mark, ops_mark)
+                answer = self._unexpected(command, exc)
+            answers.append(answer)
+            changed.append(len(self._pending) > ops_mark)
+        pending = self._pending
+        if pending:
+            try:
+                self._store.commit(pending)
+            except Exception as exc:
+                log.exception("committing %d store operations failed", len(pending))
+                self._rollback(0, 0)
+                for i, did_change in enumerate(changed):
+                    if did_change:
+                        answers[i] = self._unexpected(commands[i], exc)
+            self._pending = []
+        self._undo.clear()
+        return answers
+
+    def _unexpected(self, command: object, exc: BaseException) -> list[Message]:
+        """MQRC_UNEXPECTED_ERROR with MQIACF_ERROR_ID holding the reason the server met (S16)."""
+        if isinstance(exc, sqlite3.Error):
+            inner = mq.MQRC_STORAGE_MEDIUM_FULL if "full" in str(exc).lower() else mq.MQRC_RESOURCE_PROBLEM
+        else:
+            inner = mq.MQRC_UNEXPECTED_ERROR
+        target: Message | int = command if isinstance(command, Message) else 0
+        return responses.error_responses(target, mq.MQRC_UNEXPECTED_ERROR, inner, error_parameter=mq.MQIACF_ERROR_ID)
+
+    def _rollback(self, undo_mark: int, ops_mark: int) -> None:
+        undo = self._undo
+        while len(undo) > undo_mark:
+            kind, key, old = undo.pop()
+            if kind == "q":
+                assert isinstance(key, str)
+                if old is None:
+                    self._queues.pop(key, None)
+                else:
+                    assert isinstance(old, Queue)
+                    self._queues[key] = old
+            elif kind == "s":
+                assert isinstance(key, str)
+                if old is None:
+                    self._status.pop(key, None)
+                else:
+                    assert isinstance(old, list)
+                    self._status[key] = old
+            else:
+                assert isinstance(old, dict)
+                self._qmgr = old
+        del self._pending[ops_mark:]
+
+    def _execute_one(self, command: Message) -> list[Message]:
+        if type(command) is not Message:
+            return responses.error_responses(0, mq.MQRC_UNEXPECTED_ERROR, mq.MQRC_UNEXPECTED_ERROR, error_parameter=mq.MQIACF_ERROR_ID)
+        if command.error is not None:  # a tolerant decoder's malformed span
+            return responses.error_responses(command, command.error.reason, command.error.parameter_id)
+        kind = command.type
+        if kind != _COMMAND and kind != _COMMAND_XR:
+            return responses.error_responses(command, mq.MQRCCF_CFH_TYPE_ERROR)
+        if not 1 <= command.version <= 3:
+            return responses.error_responses(command, mq.MQRCCF_CFH_VERSION_ERROR)
+        if command.msg_seq_number != 1:
+            return responses.error_responses(command, mq.MQRCCF_CFH_MSG_SEQ_NUMBER_ERR)
+        if command.control != _LAST:
+            return responses.error_responses(command, mq.MQRCCF_CFH_CONTROL_ERROR)
+        cmd_spec = self._spec.commands.get(command.command)
+        if cmd_spec is None:
+            if command.command in self._spec.known_commands:
+                return responses.error_responses(command, mq.MQRC_FUNCTION_NOT_SUPPORTED)
+            return responses.error_responses(command, mq.MQRCCF_CFH_COMMAND_ERROR)
+        try:
+            parsed = self._parse(cmd_spec, command)
+            return self._handlers[command.command](command, parsed)
+        except _Reject as reject:
+            return responses.error_responses(command, reject.reason, reject.parameter, error_parameter=reject.error_parameter)
+
+    def _ok(self, command: Message) -> list[Message]:
+        """The one-message success answer, cached (messages are immutable)."""
+        key = (command.command, command.version, command.byte_order)
+        cached = self._ok_cache.get(key)
+        if cached is None:
+            cached = self._ok_cache[key] = tuple(responses.success(command))
+        return list(cached)
+
+    # ------------------------------------------------------------------ validation
+
+    def _parse(self, cmd: CommandSpec, command: Message) -> _Parsed:
+        """Every parameter-level check, in message order; the first failure rejects the command."""
+        items = command.parameters
+        required = cmd.required
+        n_required = len(required)
+        if len(items) < n_required:
+            raise _Reject(mq.MQRCCF_PARM_COUNT_TOO_SMALL)
+        if len(items) > cmd.max_params:
+            raise _Reject(mq.MQRCCF_PARM_COUNT_TOO_BIG)
+        params = cmd.params
+        out = _Parsed()
+        values = out.values
+        attrs = out.attrs
+        seen: dict[int, int] = {}
+        qtype = 0
+        for index, item in enumerate(items):
+            cls = type(item)
+            pid = item.parameter
+            if cls is IntegerFilter or cls is StringFilter:
+                assert isinstance(item, (IntegerFilter, StringFilter))
+                if index < n_required:
+                    self._out_of_place(required[index], items, index)
+                out.filter = self._check_filter(cmd, command, item, out.filter)
+                continue
+            param = params.get(pid)
+            if param is None or param.cls is not cls or param.zos:
+                raise _Reject(PARM_ID_REASON.get(cls, mq.MQRCCF_STRUCTURE_TYPE_ERROR), pid)
+            if index < n_required and param is not required[index]:
+                self._out_of_place(required[index], items, index)
+            family = FAMILY[cls]
+            if seen.get(pid) == family:
+                raise _Reject(DUPLICATE_REASON[cls], pid)
+            seen[pid] = family
+            if param.applies is not None and qtype and qtype not in param.applies:
+                raise _Reject(PARM_ID_REASON[cls], pid)
+            if cls is Integer:
+                assert isinstance(item, Integer)
+                value = item.value
+                if not param.value_ok(value):
+                    raise _Reject(param.value_reason, pid)
+                if pid == _Q_TYPE:
+                    qtype = value
+                values[pid] = value
+                if param.attribute is not None:
+                    attrs[pid] = value
+            elif cls is String:
+                assert isinstance(item, String)
+                text = _text(item.value, param.max_length)
+                if text is None:
+                    raise _Reject(mq.MQRCCF_CFST_STRING_LENGTH_ERR, pid)
+                rule = param.name_rule
+                if rule:
+                    self._check_name(text, rule, pid)
+                if text and param.attribute is not None:
+                    try:
+                        text.encode(self._codec)
+                    except UnicodeEncodeError:
+                        raise _Reject(mq.MQRCCF_PARM_VALUE_ERROR, pid) from None
+                values[pid] = text
+                if param.attribute is not None:
+                    attrs[pid] = text
+            elif cls is IntegerList:
+                assert isinstance(item, IntegerList)
+                values[pid] = self._check_selectors(param, item.values)
+            else:  # a structure type the tables accept but the engine does not interpret
+                raise _Reject(PARM_ID_REASON.get(cls, mq.MQRCCF_STRUCTURE_TYPE_ERROR), pid)
+        out.qtype = qtype
+        return out
+
+    @staticmethod
+    def _out_of_place(expected: Param, items: Sequence[Parameter], index: int) -> None:
+        """A required parameter is not where it must be: later on (sequence) or absent (missing)."""
+        for later in items[index + 1 :]:
+            if later.parameter == expected.pid:
+                raise _Reject(mq.MQRCCF_PARM_SEQUENCE_ERROR, expected.pid)
+        raise _Reject(mq.MQRCCF_PARM_MISSING, expected.pid)
+
+    @staticmethod
+    def _check_name(text: str, rule: str, pid: int) -> None:
+        if not text:
+            raise _Reject(mq.MQRCCF_PARM_VALUE_ERROR, pid)
+        if _OBJECT_NAME.match(text):
+            return
+        if rule == "generic" and _GENERIC_NAME.match(text):
+            return
+        raise _Reject(mq.MQRCCF_OBJECT_NAME_ERROR, pid)
+
+    @staticmethod
+    def _check_selectors(param: Param, selectors: tuple[int, ...]) -> tuple[int, ...]:
+        allowed = param.selectors
+        seen: set[int] = set()
+        for value in selectors:
+            if value in seen:
+                raise _Reject(mq.MQRCCF_CFIL_DUPLICATE_VALUE, value, mq.MQIACF_SELECTOR)
+            seen.add(value)
+            if allowed is not None and value not in allowed:
+                raise _Reject(param.value_reason, value, mq.MQIACF_SELECTOR)
+            if allowed is None and param.values is not None and value not in param.values:
+                raise _Reject(param.value_reason, value, mq.MQIACF_SELECTOR)
+        return selectors
+
+    def _check_filter(
+        self, cmd: CommandSpec, command: Message, item: IntegerFilter | StringFilter, current: IntegerFilter | StringFilter | None
+    ) -> IntegerFilter | StringFilter:
+        cls = type(item)
+        pid = item.parameter
+        if not cmd.allow_filter:
+            raise _Reject(PARM_ID_REASON[cls], pid)
+        if command.version < 3:  # filters need MQCFH version 3 (S15)
+            raise _Reject(mq.MQRCCF_STRUCTURE_TYPE_ERROR, pid)
+        if current is not None:
+            raise _Reject(mq.MQRCCF_TOO_MANY_FILTERS, pid)
+        attr = self._spec.queue_attributes.get(pid)
+        wanted = "MQCFIN" if cls is IntegerFilter else "MQCFST"
+        if attr is None or attr.zos or attr.struct != wanted:
+            raise _Reject(PARM_ID_REASON[cls], pid)
+        if cls is IntegerFilter:
+            if item.operator not in _INT_OPERATORS:
+                raise _Reject(OPERATOR_REASON[cls], pid)
+            return item
+        assert isinstance(item, StringFilter)
+        if item.operator not in _STRING_OPERATORS:
+            raise _Reject(OPERATOR_REASON[cls], pid)
+        text = _text(item.value, attr.max_length)
+        if text is None:
+            raise _Reject(STRING_LENGTH_REASON[cls], pid)
+        return StringFilter(pid, item.operator, text, item.ccsid)
+
+    # ------------------------------------------------------------------ changes
+
+    def _publish(self, name: str, record: Queue | None, op: Op) -> None:
+        """Makes ``record`` the queue called ``name`` (None deletes it), with undo and store op."""
+        queues = self._queues
+        self._undo.append(("q", name, queues.get(name)))
+        if record is None:
+            del queues[name]
+            status = self._status.pop(name, None)
+            if status is not None:
+                self._undo.append(("s", name, status))
+        else:
+            queues[name] = record
+        self._pending.append(op)
+
+    def _new_attrs(self, qtype: int, attrs: dict[int, AttrValue], existing: Queue | None) -> dict[int, AttrValue]:
+        """Stamps alteration (and, for a new local queue, creation) date and time."""
+        date, clock = self._now()
+        attrs[_ALT_DATE] = date
+        attrs[_ALT_TIME] = clock
+        if qtype == _QT_LOCAL:
+            if existing is not None and _CRT_DATE in existing.attrs:
+                attrs[_CRT_DATE] = existing.attrs[_CRT_DATE]
+                attrs[_CRT_TIME] = existing.attrs[_CRT_TIME]
+            else:
+                attrs[_CRT_DATE] = date
+                attrs[_CRT_TIME] = clock
+        return attrs
+
+    def _defaults(self, qtype: int) -> dict[int, AttrValue]:
+        """A new queue's starting attributes: those of its type's default object (as MQ does)."""
+        default = self._queues.get(default_object_name(qtype))
+        if default is not None and default.qtype == qtype:
+            return dict(default.attrs)
+        return dict(self._table_defaults[qtype])  # the default object was deleted: table defaults
+
+    @staticmethod
+    def _check_combination(name: str, attrs: dict[int, AttrValue]) -> None:
+        """Rules on the resulting attribute set (S5, S8, S11)."""
+        cluster = attrs.get(_CLUSTER_NAME, "")
+        namelist = attrs.get(_CLUSTER_NAMELIST, "")
+        if cluster and namelist:
+            raise _Reject(mq.MQRCCF_CLUSTER_NAME_CONFLICT)
+        if (cluster or namelist) and (attrs.get(_USAGE) == mq.MQUS_TRANSMISSION or name in _NOT_CLUSTERABLE):
+            raise _Reject(mq.MQRCCF_CLUSTER_Q_USAGE_ERROR)
+        if attrs.get(_SCOPE) == mq.MQSCO_CELL:
+            # No name service with a cell directory is configured here (S8 4068).
+            raise _Reject(mq.MQRCCF_CELL_DIR_NOT_AVAILABLE, _SCOPE)
+
+    def _needs_force(self, record: Queue, given: dict[int, AttrValue]) -> bool:
+        """Whether the change would affect an open (or non-empty) queue (S10 Force, S11)."""
+        status = self._status.get(record.name)
+        if status is None:
+            return False
+        depth, opened_in, opened_out = status
+        opened = opened_in + opened_out
+        qtype = record.qtype
+        if qtype == _QT_LOCAL:
+            if given.get(_SHAREABILITY) == mq.MQQA_NOT_SHAREABLE and opened_in > 1:
+                return True
+            return _USAGE in given and given[_USAGE] != record.attrs.get(_USAGE) and (opened > 0 or depth > 0)
+        if qtype == _QT_ALIAS:
+            return _BASE_OBJECT in given and opened > 0
+        if qtype == _QT_REMOTE:
+            return opened > 0 and (_XMIT_Q in given or _REMOTE_Q in given or _REMOTE_QMGR in given)
+        return False
+
+    def _define(self, command: Message, name: str, qtype: int, attrs: dict[int, AttrValue], existing: Queue | None) -> list[Message]:
+        """Create, Copy and Create/Copy with Replace: ``attrs`` (base + overrides) becomes the queue."""
+        self._check_combination(name, attrs)
+        if existing is not None and self._status and self._needs_force(existing, attrs):
+            # Replace cannot force: the change would need Force on Change Queue (S10 Replace).
+            raise _Reject(mq.MQRCCF_OBJECT_OPEN)
+        attrs = self._new_attrs(qtype, attrs, existing)
+        self._publish(name, Queue(name, qtype, attrs), PutQueue(name, qtype, attrs))
+        return self._ok(command)
+
+    def _create_q(self, command: Message, p: _Parsed) -> list[Message]:
+        name = p.values[_Q_NAME]
+        assert isinstance(name, str)
+        qtype = p.qtype
+        existing = self._queues.get(name)
+        if existing is not None:
+            if existing.qtype != qtype:
+                raise _Reject(mq.MQRCCF_OBJECT_WRONG_TYPE)
+            if p.values.get(_REPLACE) != _YES:
+                raise _Reject(mq.MQRCCF_OBJECT_ALREADY_EXISTS)
+        attrs = self._defaults(qtype)
+        attrs.update(p.attrs)
+        return self._define(command, name, qtype, attrs, existing)
+
+    def _copy_q(self, command: Message, p: _Parsed) -> list[Message]:
+        source_name = p.values[_FROM_Q_NAME]
+        name = p.values[_TO_Q_NAME]
+        assert isinstance(source_name, str) and isinstance(name, str)
+        qtype = p.qtype
+        source = self._queues.get(source_name)
+        if source is None:
+            raise _Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        if source.qtype != qtype:
+            raise _Reject(mq.MQRCCF_LIKE_OBJECT_WRONG_TYPE)
+        existing = self._queues.get(name)
+        if existing is not None:
+            if existing.qtype != qtype:
+                raise _Reject(mq.MQRCCF_OBJECT_WRONG_TYPE)
+            if p.values.get(_REPLACE) != _YES:
+                raise _Reject(mq.MQRCCF_OBJECT_ALREADY_EXISTS)
+        attrs = dict(source.attrs)
+        attrs.update(p.attrs)
+        return self._define(command, name, qtype, attrs, existing)
+
+    def _change_q(self, command: Message, p: _Parsed) -> list[Message]:
+        name = p.values[_Q_NAME]
+        assert isinstance(name, str)
+        record = self._queues.get(name)
+        if record is None:
+            raise _Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        if record.qtype != p.qtype:
+            raise _Reject(mq.MQRCCF_OBJECT_WRONG_TYPE)
+        given = p.attrs
+        attrs = dict(record.attrs)
+        attrs.update(given)
+        if not _CHECKED_TOGETHER.isdisjoint(given):
+            self._check_combination(name, attrs)
+        if self._status and p.values.get(_FORCE) != _YES and self._needs_force(record, given):
+            raise _Reject(mq.MQRCCF_OBJECT_OPEN_FORCE)
+        date, clock = self._now()
+        attrs[_ALT_DATE] = date
+        attrs[_ALT_TIME] = clock
+        items = (*given.items(), (_ALT_DATE, date), (_ALT_TIME, clock))
+        self._publish(name, Queue(name, record.qtype, attrs), SetAttrs(name, items))
+        return self._ok(command)
+
+    def _delete_q(self, command: Message, p: _Parsed) -> list[Message]:
+        name = p.values[_Q_NAME]
+        assert isinstance(name, str)
+        record = self._queues.get(name)
+        if record is None:
+            raise _Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        wanted = p.values.get(_Q_TYPE)
+        if wanted is not None and wanted != record.qtype:
+            raise _Reject(mq.MQRCCF_OBJECT_WRONG_TYPE)
+        status = self._status.get(name)
+        if status is not None:
+            if status[1] or status[2]:
+                raise _Reject(mq.MQRCCF_OBJECT_OPEN)
+            if record.qtype == _QT_LOCAL and status[0] and p.values.get(_PURGE) != _YES:
+                raise _Reject(mq.MQRC_Q_NOT_EMPTY)
+        self._publish(name, None, DeleteQueue(name))
+        return self._ok(command)
+
+    def _clear_q(self, command: Message, p: _Parsed) -> list[Message]:
+        name = p.values[_Q_NAME]
+        assert isinstance(name, str)
+        record = self._queues.get(name)
+        if record is None:
+            raise _Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        if record.qtype != _QT_LOCAL:
+            raise _Reject(mq.MQRCCF_Q_WRONG_TYPE)
+        status = self._status.get(name)
+        if status is not None:
+            if status[1] or status[2]:
+                raise _Reject(mq.MQRCCF_OBJECT_OPEN)
+            self._undo.append(("s", name, list(status)))
+            status[0] = 0
+        return self._ok(command)
+
+    def _change_qmgr(self, command: Message, p: _Parsed) -> list[Message]:
+        date, clock = self._now()
+        items = (*p.attrs.items(), (_ALT_DATE, date), (_ALT_TIME, clock))
+        self._undo.append(("m", "", self._qmgr))
+        self._qmgr = {**self._qmgr, **dict(items)}
+        self._pending.append(SetQmgr(items))
+        return self._ok(command)
+
+    def _ping(self, command: Message, p: _Parsed) -> list[Message]:
+        return self._ok(command)
+
+    # ------------------------------------------------------------------ inquiries
+
+    def _string(self, pid: int, value: str, length: int) -> String:
+        return String(pid, value.ljust(length), self._ccsid)
+
+    def _value(self, attr: Attribute, value: AttrValue) -> Parameter:
+        if attr.is_string:
+            assert isinstance(value, str)
+            return String(attr.pid, value.ljust(attr.max_length), self._ccsid)
+        assert isinstance(value, int)
+        return Integer(attr.pid, value)
+
+    def _matches(self, p: _Parsed, record: Queue) -> bool:
+        for pid in (_CLUSTER_NAME, _CLUSTER_NAMELIST):
+            pattern = p.values.get(pid)
+            if pattern is not None:
+                assert isinstance(pattern, str)
+                value = record.attrs.get(pid)
+                if not isinstance(value, str) or not _generic_match(pattern, value):
+                    return False
+        f = p.filter
+        if f is None:
+            return True
+        attr = self._spec.queue_attributes[f.parameter]
+        if f.parameter == _Q_TYPE:
+            actual: AttrValue | None = record.qtype
+        elif f.parameter == _Q_NAME:
+            actual = record.name
+        elif record.qtype not in attr.applies:
+            return False
+        elif f.parameter in _STATUS_SLOT:
+            actual = self._status.get(record.name, [0, 0, 0])[_STATUS_SLOT[f.parameter]]
+        else:
+            actual = record.attrs.get(f.parameter)
+        if actual is None:
+            return False
+        return _compare(f.operator, actual, f.value)
+
+    def _inquire_q(self, command: Message, p: _Parsed) -> list[Message]:
+        pattern = p.values[_Q_NAME]
+        assert isinstance(pattern, str)
+        wanted = p.values.get(_Q_TYPE, _QT_ALL)
+        if pattern.endswith("*"):
+            prefix = pattern[:-1]
+            names = sorted(n for n in self._queues if n.startswith(prefix))
+        else:
+            names = [pattern] if pattern in self._queues else []
+        selectors = p.values.get(mq.MQIACF_Q_ATTRS, (_ALL,))
+        assert isinstance(selectors, tuple)
+        everything = _ALL in selectors
+        chosen = frozenset(selectors)
+        reported = self._spec.reported
+        out: list[Message] = []
+        for name in names:
+            record = self._queues[name]
+            if wanted != _QT_ALL and record.qtype != wanted:
+                continue
+            if not self._matches(p, record):
+                continue
+            params: list[Parameter] = [self._string(_Q_NAME, name, _NAME_LENGTH), Integer(_Q_TYPE, record.qtype)]
+            attrs = record.attrs
+            status = self._status.get(name)
+            for attr in reported[record.qtype]:
+                pid = attr.pid
+                if not everything and pid not in chosen:
+                    continue
+                slot = _STATUS_SLOT.get(pid)
+                if slot is not None:
+                    params.append(Integer(pid, status[slot] if status else 0))
+                else:
+                    params.append(self._value(attr, attrs[pid]))
+            out.append(responses.ok_response(command, tuple(params)))
+        if not out:
+            raise _Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        return responses.numbered(out)
+
+    def _inquire_q_names(self, command: Message, p: _Parsed) -> list[Message]:
+        pattern = p.values[_Q_NAME]
+        assert isinstance(pattern, str)
+        wanted = p.values.get(_Q_TYPE, _QT_ALL)
+        queues = self._queues
+        if pattern.endswith("*"):
+            prefix = pattern[:-1]
+            names = sorted(n for n in queues if n.startswith(prefix))
+        else:
+            names = [pattern] if pattern in queues else []
+        if wanted != _QT_ALL:
+            names = [n for n in names if queues[n].qtype == wanted]
+        params: tuple[Parameter, ...] = (
+            StringList(mq.MQCACF_Q_NAMES, tuple(n.ljust(_NAME_LENGTH) for n in names), self._ccsid),
+            IntegerList(mq.MQIACF_Q_TYPES, tuple(queues[n].qtype for n in names)),
+        )
+        return responses.numbered([responses.ok_response(command, params)])
+
+    def _inquire_qmgr(self, command: Message, p: _Parsed) -> list[Message]:
+        selectors = p.values.get(mq.MQIACF_Q_MGR_ATTRS, (_ALL,))
+        assert isinstance(selectors, tuple)
+        everything = _ALL in selectors
+        qmgr = self._qmgr
+        params: list[Parameter] = [self._string(_QMGR_NAME, self._qmgr_name, _NAME_LENGTH)]
+        for attr in self._spec.qmgr_reported:
+            if everything or attr.pid in selectors:
+                params.append(self._value(attr, qmgr[attr.pid]))
+        return responses.numbered([responses.ok_response(command, tuple(params))])
+
+    # ------------------------------------------------------------------ runtime status
+
+    def set_queue_status(self, name: str, *, depth: int = 0, open_input: int = 0, open_output: int = 0) -> None:
+        """Sets a local queue's runtime status (depth, open handles); not persisted.
+
+        No messages or handles exist in this registry; the message layer (and tests of the Force,
+        Purge and open-queue rules) report them here.
+        """
+        if name not in self._queues:
+            raise KeyError(name)
+        self._status[name] = [depth, open_input, open_output]
+
+    def queue_names(self) -> list[str]:
+        return sorted(self._queues)
+
+
+def _compare(operator: int, actual: AttrValue, expected: AttrValue) -> bool:
+    if operator == mq.MQCFOP_LIKE or operator == mq.MQCFOP_NOT_LIKE:
+        hit = isinstance(actual, str) and isinstance(expected, str) and _generic_match(expected, actual)
+        return hit if operator == mq.MQCFOP_LIKE else not hit
+    if type(actual) is not type(expected):
+        return False
+    a, e = actual, expected
+    if operator == mq.MQCFOP_EQUAL:
+        return a == e
+    if operator == mq.MQCFOP_NOT_EQUAL:
+        return a != e
+    if isinstance(a, int) and isinstance(e, int):
+        x, y = a, e
+    else:
+        assert isinstance(a, str) and isinstance(e, str)
+        return _compare_text(operator, a, e)
+    if operator == mq.MQCFOP_LESS:
+        return x < y
+    if operator == mq.MQCFOP_GREATER:
+        return x > y
+    if operator == mq.MQCFOP_NOT_LESS:
+        return x >= y
+    return x <= y  # MQCFOP_NOT_GREATER
+
+
+def _compare_text(operator: int, a: str, e: str) -> bool:
+    if operator == mq.MQCFOP_LESS:
+        return a < e
+    if operator == mq.MQCFOP_GREATER:
+        return a > e
+    if operator == mq.MQCFOP_NOT_LESS:
+        return a >= e
+    return a <= e
+
+
+def open_engine(data_dir: Path | None = None, qmgr: str | None = None, ccsid: int | None = None) -> Engine:
+    """An engine over ``data_dir`` (SQLite registry, created at first start) or in memory (None).
+
+    ``qmgr`` (default QM1) and ``ccsid`` (default 819) name the queue manager at first start; an
+    existing registry keeps its own and refuses different explicit values.
+    """
+    store: Store = MemoryStore() if data_dir is None else SqliteStore(Path(data_dir))
+    try:
+        return Engine(store, qmgr, ccsid)
+    except BaseException:
+        store.close()
+        raise

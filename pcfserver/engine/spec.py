@@ -1,0 +1,405 @@
+"""What the engine validates against, built once from ``formats/`` tables.
+
+``formats/queue-attributes.tsv``, ``formats/qmgr-attributes.tsv`` and ``formats/commands.tsv``
+hold every fact (ids, structures, ranges, value sets, lengths, queue types, defaults, reason
+codes); this module only turns their rows into frozen lookup structures so that the per-command
+work is dictionary lookups and integer comparisons.  Adding an attribute is one table row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+from pcfserver import mq
+from pcfserver.codec.model import (
+    ByteString,
+    ByteStringFilter,
+    Group,
+    Integer,
+    Integer64,
+    Integer64List,
+    IntegerFilter,
+    IntegerList,
+    Parameter,
+    String,
+    StringFilter,
+    StringList,
+)
+from pcfserver.tables import constants, read_table, structures, value_of
+
+AttrValue = int | str
+
+# Queue types by the column suffix used in queue-attributes.tsv (default_local, ...).
+QUEUE_TYPES: dict[str, int] = {
+    "local": mq.MQQT_LOCAL,
+    "model": mq.MQQT_MODEL,
+    "alias": mq.MQQT_ALIAS,
+    "remote": mq.MQQT_REMOTE,
+}
+CLUSTER_TYPE = mq.MQQT_CLUSTER
+
+
+def default_object_name(qtype: int) -> str:
+    """IBM's default object of a queue type: SYSTEM.DEFAULT.LOCAL.QUEUE and so on."""
+    for word, value in QUEUE_TYPES.items():
+        if value == qtype:
+            return f"SYSTEM.DEFAULT.{word.upper()}.QUEUE"
+    raise ValueError(f"no default object for queue type {qtype}")
+
+
+STRUCT_CLASSES: dict[str, type[Parameter]] = {
+    "MQCFIN": Integer,
+    "MQCFST": String,
+    "MQCFIL": IntegerList,
+    "MQCFSL": StringList,
+    "MQCFIN64": Integer64,
+    "MQCFIL64": Integer64List,
+    "MQCFBS": ByteString,
+    "MQCFGR": Group,
+    "MQCFIF": IntegerFilter,
+    "MQCFSF": StringFilter,
+    "MQCFBF": ByteStringFilter,
+}
+
+
+def _struct_reasons(column: str) -> dict[type[Parameter], int]:
+    rows = structures()
+    out: dict[type[Parameter], int] = {}
+    for name, cls in STRUCT_CLASSES.items():
+        value = getattr(rows[name], column)
+        if value is not None:
+            out[cls] = value
+    return out
+
+
+# Per structure class: the reason for an unknown parameter id and for a duplicate (structures.tsv).
+PARM_ID_REASON: dict[type[Parameter], int] = _struct_reasons("parm_id_reason")
+DUPLICATE_REASON: dict[type[Parameter], int] = _struct_reasons("duplicate_reason")
+STRING_LENGTH_REASON: dict[type[Parameter], int] = _struct_reasons("count_reason")
+OPERATOR_REASON: dict[type[Parameter], int] = _struct_reasons("operator_reason")
+# Duplicate families (S8 3017/3018/3066): any two integer structures with one id are duplicates,
+# and so are any two string structures.
+FAMILY: dict[type[Parameter], int] = {
+    Integer: 1,
+    Integer64: 1,
+    IntegerList: 1,
+    Integer64List: 1,
+    String: 2,
+    StringList: 2,
+    ByteString: 3,
+    Group: 4,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """One queue or queue manager attribute (a row of queue-attributes.tsv / qmgr-attributes.tsv)."""
+
+    name: str
+    pid: int
+    struct: str
+    is_string: bool
+    values: frozenset[int] | None
+    low: int
+    high: int
+    has_range: bool
+    max_length: int
+    applies: frozenset[int]
+    defaults: dict[int, AttrValue]
+    access: str
+    zos: bool
+    value_reason: int
+
+    def value_ok(self, value: int) -> bool:
+        if self.values is None and not self.has_range:
+            return True
+        if self.values is not None and value in self.values:
+            return True
+        return self.has_range and self.low <= value <= self.high
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter a command accepts (a row of commands.tsv, completed from the attribute tables)."""
+
+    pid: int
+    name: str
+    cls: type[Parameter]
+    required: bool
+    position: int
+    values: frozenset[int] | None
+    low: int
+    high: int
+    has_range: bool
+    max_length: int
+    applies: frozenset[int] | None
+    zos: bool
+    value_reason: int
+    name_rule: str
+    selectors: frozenset[int] | None
+    attribute: Attribute | None
+
+    def value_ok(self, value: int) -> bool:
+        if self.values is None and not self.has_range:
+            return True
+        if self.values is not None and value in self.values:
+            return True
+        return self.has_range and self.low <= value <= self.high
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    code: int
+    name: str
+    params: dict[int, Param]
+    required: tuple[Param, ...]
+    max_params: int
+    allow_filter: bool
+    set_attributes: frozenset[int] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """Everything the engine checks against."""
+
+    queue_attributes: dict[int, Attribute]
+    qmgr_attributes: dict[int, Attribute]
+    commands: dict[int, CommandSpec]
+    known_commands: frozenset[int]
+    # Per queue type: the attributes a queue of that type holds (set and stored inquire-only ones),
+    # and the ones Inquire Queue reports, in table order.
+    stored: dict[int, tuple[Attribute, ...]]
+    reported: dict[int, tuple[Attribute, ...]]
+    qmgr_reported: tuple[Attribute, ...]
+
+
+def _range(text: str) -> tuple[int, int, bool]:
+    if not text:
+        return 0, 0, False
+    low, high = text.split("..")
+    return value_of(low), value_of(high), True
+
+
+def _values(text: str) -> frozenset[int] | None:
+    if not text:
+        return None
+    return frozenset(value_of(name) for name in text.split())
+
+
+def _length(text: str) -> int:
+    if not text:
+        return 0
+    return int(text.split("=")[-1])
+
+
+def _reason(text: str) -> int:
+    return value_of(text) if text else mq.MQRCCF_PARM_VALUE_ERROR
+
+
+def _default(text: str, is_string: bool) -> AttrValue:
+    if is_string:
+        return text
+    return value_of(text)
+
+
+def _queue_attribute(row: dict[str, str]) -> Attribute:
+    struct = row["struct"]
+    is_string = struct in ("MQCFST", "MQCFSL")
+    applies = frozenset(QUEUE_TYPES[t] for t in row["applies_to"].split(",") if t in QUEUE_TYPES)
+    defaults: dict[int, AttrValue] = {}
+    for word, qtype in QUEUE_TYPES.items():
+        if qtype not in applies or row["access"] != "set":
+            continue
+        text = row[f"default_{word}"]
+        if not text and not is_string:
+            raise ValueError(f"queue-attributes.tsv: {row['name']} has no default for {word} queues")
+        defaults[qtype] = _default(text, is_string)
+    low, high, has_range = _range(row["range"])
+    return Attribute(
+        name=row["name"],
+        pid=value_of(row["parameter"]),
+        struct=struct,
+        is_string=is_string,
+        values=_values(row["values"]),
+        low=low,
+        high=high,
+        has_range=has_range,
+        max_length=_length(row["max_length"]),
+        applies=applies,
+        defaults=defaults,
+        access=row["access"],
+        zos=row["platforms"] == "zos",
+        value_reason=_reason(row.get("value_reason", "")),
+    )
+
+
+def _qmgr_attribute(row: dict[str, str]) -> Attribute:
+    struct = row["struct"]
+    is_string = struct in ("MQCFST", "MQCFSL")
+    text = row["default"]
+    default: AttrValue = text if is_string or text.startswith("@") else value_of(text)
+    low, high, has_range = _range(row["range"])
+    return Attribute(
+        name=row["name"],
+        pid=value_of(row["parameter"]),
+        struct=struct,
+        is_string=is_string,
+        values=_values(row["values"]),
+        low=low,
+        high=high,
+        has_range=has_range,
+        max_length=_length(row["max_length"]),
+        applies=frozenset(),
+        defaults={0: default},
+        access=row["access"],
+        zos=False,
+        value_reason=_reason(row.get("value_reason", "")),
+    )
+
+
+def _param_from_attribute(attr: Attribute, required: bool = False, position: int = 0) -> Param:
+    return Param(
+        pid=attr.pid,
+        name=attr.name,
+        cls=STRUCT_CLASSES[attr.struct],
+        required=required,
+        position=position,
+        values=attr.values,
+        low=attr.low,
+        high=attr.high,
+        has_range=attr.has_range,
+        max_length=attr.max_length,
+        applies=attr.applies or None,
+        zos=attr.zos,
+        value_reason=attr.value_reason,
+        name_rule="",
+        selectors=None,
+        attribute=attr if attr.access == "set" else None,
+    )
+
+
+def _command_param(
+    row: dict[str, str], queue_attrs: dict[int, Attribute], qmgr_attrs: dict[int, Attribute], selectors: dict[str, frozenset[int]]
+) -> Param:
+    pid = value_of(row["parameter"])
+    base = queue_attrs.get(pid) or qmgr_attrs.get(pid)
+    struct = row["struct"] or (base.struct if base else "")
+    if not struct:
+        raise ValueError(f"commands.tsv: {row['command']} {row['parameter']} has no structure")
+    values: frozenset[int] | None
+    selector_set: frozenset[int] | None = None
+    if row["values"].startswith("@"):
+        selector_set = selectors[row["values"]]
+        values = None
+    elif row["values"]:
+        values = _values(row["values"])
+    else:
+        values = base.values if base else None
+    if row["range"]:
+        low, high, has_range = _range(row["range"])
+    elif base:
+        low, high, has_range = base.low, base.high, base.has_range
+    else:
+        low, high, has_range = 0, 0, False
+    applies: frozenset[int] | None
+    if row["applies_to"] == "-":
+        applies = None
+    elif row["applies_to"]:
+        applies = frozenset(QUEUE_TYPES[t] for t in row["applies_to"].split(","))
+    else:
+        applies = (base.applies or None) if base else None
+    platforms = row["platforms"] or ("zos" if base and base.zos else "all")
+    return Param(
+        pid=pid,
+        name=base.name if base else row["parameter"],
+        cls=STRUCT_CLASSES[struct],
+        required=row["required"] == "yes",
+        position=int(row["position"]) if row["position"] else 0,
+        values=values,
+        low=low,
+        high=high,
+        has_range=has_range,
+        max_length=int(row["max_length"]) if row["max_length"] else (base.max_length if base else 0),
+        applies=applies,
+        zos=platforms == "zos",
+        value_reason=value_of(row["value_reason"]) if row["value_reason"] else (base.value_reason if base else mq.MQRCCF_PARM_VALUE_ERROR),
+        name_rule=row["name_rule"],
+        selectors=selector_set,
+        attribute=None,
+    )
+
+
+@cache
+def spec() -> Spec:
+    """The engine's tables, loaded once per process."""
+    queue_attrs = {a.pid: a for a in map(_queue_attribute, read_table("queue-attributes.tsv"))}
+    qmgr_attrs = {a.pid: a for a in map(_qmgr_attribute, read_table("qmgr-attributes.tsv"))}
+    all_value = mq.MQIACF_ALL
+    selectors = {
+        "@queue-selectors": frozenset(
+            [all_value, mq.MQCA_Q_NAME, mq.MQIA_Q_TYPE]
+            + [a.pid for a in queue_attrs.values() if a.access != "command"]
+        ),
+        "@qmgr-selectors": frozenset([all_value, *qmgr_attrs]),
+    }
+    rows_by_command: dict[str, list[dict[str, str]]] = {}
+    for row in read_table("commands.tsv"):
+        rows_by_command.setdefault(row["command"], []).append(row)
+    commands: dict[int, CommandSpec] = {}
+    for name, rows in rows_by_command.items():
+        params: dict[int, Param] = {}
+        allow_filter = False
+        set_attrs: list[int] = []
+        for row in rows:
+            parameter = row["parameter"]
+            if not parameter:
+                continue
+            if parameter == "@filter":
+                allow_filter = True
+                continue
+            if parameter in ("@queue-attributes", "@qmgr-attributes"):
+                table = queue_attrs if parameter == "@queue-attributes" else qmgr_attrs
+                for attr in table.values():
+                    if attr.access == "set" and attr.pid not in params:
+                        params[attr.pid] = _param_from_attribute(attr)
+                        if not attr.zos:
+                            set_attrs.append(attr.pid)
+                continue
+            param = _command_param(row, queue_attrs, qmgr_attrs, selectors)
+            params[param.pid] = param
+        required = tuple(sorted((p for p in params.values() if p.required), key=lambda p: p.position))
+        if [p.position for p in required] != list(range(1, len(required) + 1)):
+            raise ValueError(f"commands.tsv: {name} required positions are not 1..n")
+        usable = sum(1 for p in params.values() if not p.zos)
+        code = constants().values[name]
+        commands[code] = CommandSpec(
+            code=code,
+            name=name,
+            params=params,
+            required=required,
+            max_params=usable + (1 if allow_filter else 0),
+            allow_filter=allow_filter,
+            set_attributes=frozenset(set_attrs),
+        )
+    known = frozenset(
+        value for key, value in constants().values.items() if key.startswith("MQCMD_") and key != "MQCMD_NONE"
+    )
+    stored: dict[int, tuple[Attribute, ...]] = {}
+    reported: dict[int, tuple[Attribute, ...]] = {}
+    for qtype in QUEUE_TYPES.values():
+        applying = [a for a in queue_attrs.values() if qtype in a.applies and not a.zos and a.access != "command"]
+        # Settable attributes and the inquire-only strings (creation/alteration date and time) are
+        # kept with the queue; the inquire-only integers (depth, open counts) are runtime status.
+        stored[qtype] = tuple(a for a in applying if a.access == "set" or a.is_string)
+        reported[qtype] = tuple(applying)
+    qmgr_reported = tuple(a for a in qmgr_attrs.values() if a.pid != mq.MQCA_Q_MGR_NAME)
+    return Spec(
+        queue_attributes=queue_attrs,
+        qmgr_attributes=qmgr_attrs,
+        commands=commands,
+        known_commands=known,
+        stored=stored,
+        reported=reported,
+        qmgr_reported=qmgr_reported,
+    )
