@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import struct
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,9 +17,10 @@ import trio.testing
 from pcfserver import mq
 from pcfserver.client import PcfCommandError, PcfConnectionClosed, connect
 from pcfserver.codec import Integer, Message, String, decode, encode
+from pcfserver.engine import open_engine
 from pcfserver.server import PcfServer, ServerConfig
 from pcfserver.server.logs import LOGGER_NAME, JsonFormatter
-from pcfserver.server.testing import MemoryEngine
+from pcfserver.server.testing import RecordingEngine
 
 HOST = "127.0.0.1"
 
@@ -40,8 +41,13 @@ def inquire(name: str, order: str = "big") -> Message:
     return Message(mq.MQCMD_INQUIRE_Q, (String(mq.MQCA_Q_NAME, name),), byte_order=order)
 
 
+def recording(**options: Any) -> RecordingEngine:
+    """The real engine (in memory), with its batches recorded."""
+    return RecordingEngine(open_engine(None), **options)
+
+
 async def start(nursery: trio.Nursery, engine: Any = None, **config: Any) -> PcfServer:
-    server = PcfServer(engine or MemoryEngine(), ServerConfig(host=HOST, port=0, **config))
+    server = PcfServer(engine or open_engine(None), ServerConfig(host=HOST, port=0, **config))
     await nursery.start(server.serve)
     return server
 
@@ -102,7 +108,7 @@ async def test_pipelined_answers_come_back_in_request_order(server: PcfServer) -
 
 async def test_pipelined_responses_are_sent_together() -> None:
     """All answers ready at once leave in one send (checked at the byte level: one receive has them all)."""
-    engine = MemoryEngine()
+    engine = recording()
     async with trio.open_nursery() as nursery:
         server = await start(nursery, engine)
         stream = await open_raw(server)
@@ -142,7 +148,7 @@ async def test_mixed_byte_orders_on_one_connection(server: PcfServer) -> None:
 
 
 async def test_many_concurrent_clients() -> None:
-    engine = MemoryEngine()
+    engine = recording()
     async with trio.open_nursery() as nursery:
         server = await start(nursery, engine)
         assert server.address is not None
@@ -160,7 +166,7 @@ async def test_many_concurrent_clients() -> None:
             for k in range(60):
                 clients.start_soon(client, k)
         assert all(results[k] == [f"C{k}.Q{i}" for i in range(10)] for k in range(60))
-        assert len(engine.queues) == 600
+        assert sum(engine.batches) >= 1200
         # commands from different connections were committed together
         assert len(engine.batches) < 1200
         nursery.cancel_scope.cancel()
@@ -253,7 +259,7 @@ async def test_peer_closing_inside_a_message_touches_nobody_else(server: PcfServ
 
 
 async def test_read_timeout_closes_a_stalled_message(nursery: trio.Nursery, autojump_clock: trio.testing.MockClock) -> None:
-    server = await start(nursery, MemoryEngine(), read_timeout=30, idle_timeout=1000, engine_in_thread=False)
+    server = await start(nursery, open_engine(None), read_timeout=30, idle_timeout=1000, engine_in_thread=False)
     stream = await open_raw(server)
     await stream.send_all(encode(create("SLOW"))[:50])
     before = trio.current_time()
@@ -262,7 +268,7 @@ async def test_read_timeout_closes_a_stalled_message(nursery: trio.Nursery, auto
 
 
 async def test_idle_timeout(nursery: trio.Nursery, autojump_clock: trio.testing.MockClock) -> None:
-    server = await start(nursery, MemoryEngine(), read_timeout=5, idle_timeout=120, engine_in_thread=False)
+    server = await start(nursery, open_engine(None), read_timeout=5, idle_timeout=120, engine_in_thread=False)
     assert server.address is not None
     async with connect(*server.address) as c:
         await c.execute(create("IDLE"))
@@ -288,17 +294,8 @@ async def test_connections_beyond_the_limit_are_closed(nursery: trio.Nursery) ->
         await c.execute(change("L1"))
 
 
-class ExplodingEngine(MemoryEngine):
-    """Fails a whole batch (nothing applied) when any command names BOOM."""
-
-    def execute_batch(self, commands: Sequence[Message]) -> list[list[Message]]:
-        if any(c.str_value(mq.MQCA_Q_NAME) == "BOOM" for c in commands):
-            raise RuntimeError("engine bug")
-        return super().execute_batch(commands)
-
-
 async def test_an_engine_exception_fails_only_its_command(nursery: trio.Nursery) -> None:
-    server = await start(nursery, ExplodingEngine())
+    server = await start(nursery, recording(explode_on="BOOM"))
     assert server.address is not None
     async with connect(*server.address) as c:
         answers = await c.execute_many([create("BEFORE"), create("BOOM"), create("AFTER")])
@@ -310,8 +307,7 @@ async def test_an_engine_exception_fails_only_its_command(nursery: trio.Nursery)
 
 
 async def test_graceful_shutdown_answers_commands_in_flight() -> None:
-    engine = MemoryEngine()
-    engine.delay = 0.2
+    engine = recording(delay=0.2)
     async with trio.open_nursery() as nursery:
         server = PcfServer(engine, ServerConfig(host=HOST, port=0))
         done = trio.Event()
@@ -333,7 +329,7 @@ async def test_graceful_shutdown_answers_commands_in_flight() -> None:
             await done.wait()
         with pytest.raises(OSError):
             await trio.open_tcp_stream(*address)
-    assert len(engine.queues) == 20
+    assert sum(engine.batches) == 20
 
 
 async def test_client_sees_connection_closed(server: PcfServer) -> None:

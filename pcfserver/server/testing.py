@@ -1,9 +1,9 @@
-"""Small in-memory engines for tests: a fake with the engine's interface and a deliberately wrong one.
+"""Engine wrappers for tests: one that records and can slow down batches, one that is wrong on purpose.
 
-``MemoryEngine`` knows queues by name and type only; it answers Create/Change/Delete/Inquire
-the way the real engine shapes its answers, which is enough to exercise the server.
-``WrongEngine`` breaks the response rules on purpose, so that a conformance run against it
-must fail.
+Both wrap a real engine (``pcfserver.engine.open_engine``).  ``RecordingEngine`` notes the size
+of every batch, can delay batches and can fail a whole batch that names a given queue (as an
+engine bug would).  ``WrongEngine`` breaks the response rules, so that a conformance run
+against it must fail.
 """
 
 from __future__ import annotations
@@ -11,20 +11,28 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Protocol
 
 from pcfserver import mq
-from pcfserver.codec import Integer, Message, String
-from pcfserver.engine.responses import error_responses, numbered, ok_response, success
+from pcfserver.codec import Message
+from pcfserver.engine.responses import success
 
 
-class MemoryEngine:
-    """Queues in a dict; records every batch it executed."""
+class _Inner(Protocol):
+    def execute_batch(self, commands: Sequence[Message]) -> list[list[Message]]: ...
 
-    def __init__(self) -> None:
-        self.queues: dict[str, int] = {}
+    def close(self) -> None: ...
+
+
+class RecordingEngine:
+    """Delegates to ``inner``; records batch sizes, sleeps ``delay`` seconds per batch, fails batches naming ``explode_on``."""
+
+    def __init__(self, inner: _Inner, *, delay: float = 0.0, explode_on: str | None = None) -> None:
+        self.inner = inner
+        self.delay = delay
+        self.explode_on = explode_on
         self.batches: list[int] = []
         self.closed = False
-        self.delay = 0.0
         self._lock = threading.Lock()
 
     def execute(self, command: Message) -> list[Message]:
@@ -34,57 +42,27 @@ class MemoryEngine:
         with self._lock:
             if self.delay:
                 threading.Event().wait(self.delay)
+            if self.explode_on is not None and any((c.str_value(mq.MQCA_Q_NAME) or "").rstrip() == self.explode_on for c in commands):
+                raise RuntimeError("engine failed on the batch")
             self.batches.append(len(commands))
-            return [self._one(c) for c in commands]
+            return self.inner.execute_batch(commands)
 
     def close(self) -> None:
         self.closed = True
+        self.inner.close()
 
-    def _one(self, command: Message) -> list[Message]:
-        if command.type not in (mq.MQCFT_COMMAND, mq.MQCFT_COMMAND_XR):
-            return error_responses(command, mq.MQRCCF_CFH_TYPE_ERROR)
-        code = command.command
-        name = (command.str_value(mq.MQCA_Q_NAME) or "").rstrip()
-        if code == mq.MQCMD_PING_Q_MGR:
-            return success(command)
-        if code == mq.MQCMD_CREATE_Q:
-            qtype = command.int_value(mq.MQIA_Q_TYPE)
-            if not name:
-                return error_responses(command, mq.MQRCCF_PARM_MISSING, mq.MQCA_Q_NAME)
-            if qtype is None:
-                return error_responses(command, mq.MQRCCF_PARM_MISSING, mq.MQIA_Q_TYPE)
-            if name in self.queues and command.int_value(mq.MQIACF_REPLACE) != mq.MQRP_YES:
-                return error_responses(command, mq.MQRCCF_OBJECT_ALREADY_EXISTS)
-            self.queues[name] = qtype
-            return success(command)
-        if code == mq.MQCMD_CHANGE_Q:
-            if name not in self.queues:
-                return error_responses(command, mq.MQRC_UNKNOWN_OBJECT_NAME)
-            return success(command)
-        if code == mq.MQCMD_DELETE_Q:
-            if self.queues.pop(name, None) is None:
-                return error_responses(command, mq.MQRC_UNKNOWN_OBJECT_NAME)
-            return success(command)
-        if code == mq.MQCMD_INQUIRE_Q:
-            if name.endswith("*"):
-                found = sorted(q for q in self.queues if q.startswith(name[:-1]))
+
+class WrongEngine(RecordingEngine):
+    """Gets the response rules wrong: no summary after an error, and success for unknown commands."""
+
+    def execute_batch(self, commands: Sequence[Message]) -> list[list[Message]]:
+        answers = super().execute_batch(commands)
+        out: list[list[Message]] = []
+        for command, answer in zip(commands, answers, strict=True):
+            if answer and answer[0].reason == mq.MQRCCF_CFH_COMMAND_ERROR:
+                out.append(success(command))
+            elif len(answer) > 1 and answer[-1].reason == mq.MQRCCF_COMMAND_FAILED:
+                out.append([replace(answer[0], control=mq.MQCFC_LAST)])
             else:
-                found = [name] if name in self.queues else []
-            if not found:
-                return error_responses(command, mq.MQRC_UNKNOWN_OBJECT_NAME)
-            return numbered(
-                [ok_response(command, (String(mq.MQCA_Q_NAME, q.ljust(48)), Integer(mq.MQIA_Q_TYPE, self.queues[q]))) for q in found]
-            )
-        return error_responses(command, mq.MQRCCF_CFH_COMMAND_ERROR)
-
-
-class WrongEngine(MemoryEngine):
-    """Gets the response rules wrong: no summary message after an error, and OK for unknown commands."""
-
-    def _one(self, command: Message) -> list[Message]:
-        answer = super()._one(command)
-        if command.command not in (mq.MQCMD_PING_Q_MGR, mq.MQCMD_CREATE_Q, mq.MQCMD_CHANGE_Q, mq.MQCMD_DELETE_Q, mq.MQCMD_INQUIRE_Q):
-            return success(command)
-        if len(answer) > 1 and answer[-1].reason == mq.MQRCCF_COMMAND_FAILED:
-            return [replace(answer[0], control=mq.MQCFC_LAST)]
-        return answer
+                out.append(answer)
+        return out

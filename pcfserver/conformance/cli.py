@@ -1,0 +1,61 @@
+"""``pcfserver conformance --connect HOST:PORT``: run the conformance suite against a server."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from pcfserver.conformance.cases import CaseError, load_groups
+from pcfserver.conformance.junit import write_junit
+from pcfserver.conformance.runner import CaseResult, Runner, format_failure
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, not {text!r}")
+    return host.strip("[]"), int(port)
+
+
+def configure(name: str, parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--connect", required=True, type=_address, metavar="HOST:PORT", help="the server to test")
+    parser.add_argument("--only", action="append", default=[], metavar="GROUP", help="run only this group (repeatable)")
+    parser.add_argument("--junit", metavar="FILE", help="also write the results as JUnit XML")
+    parser.add_argument("--cases", metavar="DIR", help="case files to run (default: the project's formats/conformance)")
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds to wait for each answer (default 10)")
+    parser.add_argument("--list", action="store_true", help="list the groups and cases, run nothing")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print every case, not only failures")
+
+
+def run(name: str, args: argparse.Namespace) -> int:
+    try:
+        groups = load_groups(Path(args.cases) if args.cases else None)
+    except CaseError as exc:
+        print(f"pcfserver conformance: {exc}", file=sys.stderr)
+        return 2
+    unknown = [g for g in args.only if g not in {group.name for group in groups}]
+    if unknown:
+        print(f"pcfserver conformance: no group {', '.join(unknown)} (groups: {', '.join(g.name for g in groups)})", file=sys.stderr)
+        return 2
+    if args.list:
+        for group in groups:
+            if args.only and group.name not in args.only:
+                continue
+            print(f"{group.name}: {group.description}")
+            for case in group.cases:
+                print(f"  {case.name}  [{case.doc}]")
+        return 0
+    host, port = args.connect
+
+    def progress(result: CaseResult) -> None:
+        if not result.passed:
+            print(format_failure(result), flush=True)
+        elif args.verbose:
+            print(f"ok   {result.case.id}", flush=True)
+
+    suite = Runner(host, port, timeout=args.timeout).run(groups, args.only, progress)
+    if args.junit:
+        write_junit(suite, Path(args.junit))
+    print(suite.summary())
+    return 0 if suite.ok else 1
