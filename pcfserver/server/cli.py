@@ -91,6 +91,12 @@ async def serve_until_signal(engine: Engine, config: ServerConfig, data: Path, q
                 server.shutdown()
 
 
+def _first_leaf(error: BaseException) -> BaseException:
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
+
+
 def run(name: str, args: argparse.Namespace) -> int:
     configure_logging(args.log_format)
     config = config_from_args(args)
@@ -106,6 +112,12 @@ def run(name: str, args: argparse.Namespace) -> int:
         trio.run(serve_until_signal, engine, config, data, args.qmgr)
     except OSError as exc:
         print(f"pcfserver serve: {exc}", file=sys.stderr)
+        return 1
+    except BaseExceptionGroup as group:  # from inside the nursery (cannot listen, ...)
+        matched, rest = group.split(OSError)
+        if matched is None or rest is not None:
+            raise
+        print(f"pcfserver serve: {_first_leaf(matched)}", file=sys.stderr)
         return 1
     finally:
         engine.close()
