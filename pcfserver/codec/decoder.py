@@ -289,6 +289,8 @@ def _parameters(
             if each < 0:
                 raise PcfError(mq.MQRCCF_CFSL_STRING_LENGTH_ERR, f"MQCFSL StringLength {each} is negative", parameter_id=pid, offset=p)
             _variable_length(row, sl, max(n, 0) * each, n, pid, p)
+            if n > sl:  # zero-length strings take no bytes: without this, 60 bytes could claim 100 million of them
+                raise PcfError(row.count_reason or row.length_reason, f"MQCFSL Count {n} is more strings than its {sl} bytes can hold", parameter_id=pid, offset=p)
             if p + sl > end:
                 raise Incomplete(p + sl)
             texts = tuple(
