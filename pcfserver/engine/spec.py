@@ -371,7 +371,9 @@ def spec() -> Spec:
         required = tuple(sorted((p for p in params.values() if p.required), key=lambda p: p.position))
         if [p.position for p in required] != list(range(1, len(required) + 1)):
             raise ValueError(f"commands.tsv: {name} required positions are not 1..n")
-        usable = sum(1 for p in params.values() if not p.zos)
+        # The most parameters a command can carry without a duplicate; z/OS-only ones count so
+        # that sending one is reported as that parameter's error, not as a count error.
+        usable = len(params)
         code = constants().values[name]
         commands[code] = CommandSpec(
             code=code,

@@ -1,0 +1,134 @@
+"""Helpers for the engine tests: building commands, running them through the codec, reading answers."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pcfserver import mq, names
+from pcfserver.codec import Integer, IntegerList, Message, Parameter, String, decode, encode
+from pcfserver.engine import Engine
+
+ORDERS = ("big", "little")
+
+
+def command(code: int, *params: Parameter, version: int = 3, kind: int | None = None) -> Message:
+    """A command message as pymqi sends it by default (MQCFT_COMMAND_XR, version 3)."""
+    return Message(code, tuple(params), type=mq.MQCFT_COMMAND_XR if kind is None else kind, version=version)
+
+
+def qname(name: str, ccsid: int = 0) -> String:
+    return String(mq.MQCA_Q_NAME, name, ccsid)
+
+
+def qtype(value: int) -> Integer:
+    return Integer(mq.MQIA_Q_TYPE, value)
+
+
+def create(name: str, kind: int = 1, *attrs: Parameter) -> Message:
+    return command(mq.MQCMD_CREATE_Q, qname(name), qtype(kind), *attrs)
+
+
+def change(name: str, kind: int = 1, *attrs: Parameter) -> Message:
+    return command(mq.MQCMD_CHANGE_Q, qname(name), qtype(kind), *attrs)
+
+
+def copy(source: str, target: str, kind: int = 1, *attrs: Parameter) -> Message:
+    return command(
+        mq.MQCMD_COPY_Q,
+        String(mq.MQCACF_FROM_Q_NAME, source),
+        String(mq.MQCACF_TO_Q_NAME, target),
+        qtype(kind),
+        *attrs,
+    )
+
+
+def delete(name: str, *params: Parameter) -> Message:
+    return command(mq.MQCMD_DELETE_Q, qname(name), *params)
+
+
+def through_codec(message: Message, order: str) -> Message:
+    """The message as the server would hand it to the engine: encoded, then strictly decoded."""
+    [decoded] = decode(encode(message, byte_order=order))
+    assert decoded.byte_order == order
+    return decoded
+
+
+def check_shape(answer: list[Message], command_code: int, order: str) -> None:
+    """What every answer must look like: numbered from 1, Control LAST on the last only."""
+    assert answer, "no response"
+    for i, message in enumerate(answer, 1):
+        assert message.type == mq.MQCFT_RESPONSE
+        assert message.command == command_code
+        assert message.msg_seq_number == i
+        assert message.control == (mq.MQCFC_LAST if i == len(answer) else mq.MQCFC_NOT_LAST)
+        assert message.byte_order == order
+    if answer[-1].comp_code != mq.MQCC_OK:
+        last = answer[-1]
+        assert last.reason == mq.MQRCCF_COMMAND_FAILED and last.parameters == ()
+        for message in answer[:-1]:
+            assert message.comp_code == mq.MQCC_FAILED
+            assert len(message.parameters) <= 1
+            assert all(isinstance(p, Integer) for p in message.parameters)
+
+
+def run(engine: Engine, message: Message, order: str = "big") -> list[Message]:
+    """Encodes, decodes, executes, checks the answer's shape and that it encodes in ``order``."""
+    answer = engine.execute(through_codec(message, order))
+    check_shape(answer, message.command, order)
+    for response in answer:
+        again = decode(encode(response, byte_order=order))[0]
+        assert again == response
+    return answer
+
+
+def reason(answer: list[Message]) -> int:
+    """MQRC_NONE for success, else the specific reason of the first error message."""
+    return answer[0].reason
+
+
+def reason_text(answer: list[Message]) -> str:
+    first = answer[0]
+    extra = [(names.parameter_name(p.parameter), getattr(p, "value", None)) for p in first.parameters] if first.comp_code else []
+    return f"{names.reason_name(first.reason)} {extra}"
+
+
+def error_parameter(answer: list[Message]) -> tuple[int, int] | None:
+    params = answer[0].parameters
+    if answer[0].comp_code == mq.MQCC_OK or not params:
+        return None
+    p = params[0]
+    assert isinstance(p, Integer)
+    return p.parameter, p.value
+
+
+def ok(engine: Engine, message: Message, order: str = "big") -> list[Message]:
+    answer = run(engine, message, order)
+    assert answer[-1].comp_code == mq.MQCC_OK, reason_text(answer)
+    return answer
+
+
+def attributes(message: Message) -> dict[int, object]:
+    """An Inquire data message as {parameter id: value (strings right-trimmed)}."""
+    out: dict[int, object] = {}
+    for p in message.parameters:
+        if isinstance(p, String):
+            out[p.parameter] = p.value.rstrip(" ")
+        elif isinstance(p, Integer):
+            out[p.parameter] = p.value
+        elif isinstance(p, IntegerList):
+            out[p.parameter] = p.values
+    return out
+
+
+def inquire(engine: Engine, name: str, *selectors: int, order: str = "big") -> dict[int, object]:
+    """One queue's attributes (all when no selectors)."""
+    params: list[Parameter] = [qname(name)]
+    if selectors:
+        params.append(IntegerList(mq.MQIACF_Q_ATTRS, selectors))
+    answer = ok(engine, command(mq.MQCMD_INQUIRE_Q, *params), order)
+    assert len(answer) == 1
+    return attributes(answer[0])
+
+
+def with_header(message: Message, **fields: int) -> Message:
+    return replace(message, **fields)  # type: ignore[arg-type]
