@@ -574,7 +574,9 @@ def decode(data: bytes | bytearray | memoryview, *, strict: bool = True, default
         while pos < end:
             try:
                 message, pos = decode_at(buf, pos, end, opts)
-            except Incomplete:
+            except Incomplete as incomplete:
+                if incomplete.need - pos > opts.max_bytes:  # as StreamDecoder and tolerant decode() say
+                    raise PcfError(_TOO_BIG, f"message longer than the {opts.max_bytes}-byte limit", offset=pos) from None
                 raise PcfError(_MSG_LENGTH_ERROR, f"stream ends {end - pos} bytes into an incomplete message", offset=pos) from None
             out.append(message)
         return out
