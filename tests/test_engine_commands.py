@@ -134,6 +134,7 @@ CASES = [
     Case("copy alias with local attribute", copy("SYSTEM.DEFAULT.ALIAS.QUEUE", "A2", A, I(mq.MQIA_MAX_Q_DEPTH, 1)), mq.MQRCCF_CFIN_PARM_ID_ERROR, (PID, mq.MQIA_MAX_Q_DEPTH)),
     # ---- Change Queue (S10, S11, S8)
     Case("change", change("Q1", L, I(mq.MQIA_MAX_Q_DEPTH, 7), S(mq.MQCA_Q_DESC, "new")), OK, setup=(Q1,)),
+    Case("change EBCDIC name and description", command(mq.MQCMD_CHANGE_Q, qname("Q1", 37), qtype(L), S(mq.MQCA_Q_DESC, "d\u00e9j\u00e0", 500)), OK, setup=(Q1,)),
     Case("change a missing queue", change("NOPE", L, I(mq.MQIA_MAX_Q_DEPTH, 7)), mq.MQRC_UNKNOWN_OBJECT_NAME),
     Case("change with QType of another type", change("Q1", A), mq.MQRCCF_OBJECT_WRONG_TYPE, setup=(Q1,)),
     Case("change with Replace", change("Q1", L, I(mq.MQIACF_REPLACE, 1)), mq.MQRCCF_CFIN_PARM_ID_ERROR, (PID, mq.MQIACF_REPLACE), setup=(Q1,)),
@@ -164,6 +165,7 @@ CASES = [
     Case("clear an alias queue", command(mq.MQCMD_CLEAR_Q, qname("SYSTEM.DEFAULT.ALIAS.QUEUE")), mq.MQRCCF_Q_WRONG_TYPE),
     Case("clear with QSGDisposition", command(mq.MQCMD_CLEAR_Q, qname("Q1"), I(mq.MQIA_QSG_DISP, 4)), mq.MQRCCF_CFIN_PARM_ID_ERROR, (PID, mq.MQIA_QSG_DISP), setup=(Q1,)),
     # ---- Inquire Queue (S14, S19)
+    Case("inquire without parameters", command(mq.MQCMD_INQUIRE_Q), mq.MQRCCF_PARM_COUNT_TOO_SMALL),
     Case("inquire one", command(mq.MQCMD_INQUIRE_Q, qname("Q1")), OK, setup=(Q1,)),
     Case("inquire generic", command(mq.MQCMD_INQUIRE_Q, qname("SYSTEM.*")), OK),
     Case("inquire a missing queue", command(mq.MQCMD_INQUIRE_Q, qname("NOPE")), mq.MQRC_UNKNOWN_OBJECT_NAME),
@@ -186,6 +188,8 @@ CASES = [
     Case("inquire filter on create", create("Q1", L, IntegerFilter(mq.MQIA_MAX_Q_DEPTH, mq.MQCFOP_GREATER, 1)), mq.MQRCCF_CFIF_PARM_ID_ERROR, (PID, mq.MQIA_MAX_Q_DEPTH)),
     # ---- Inquire Queue Names
     Case("inquire names", command(mq.MQCMD_INQUIRE_Q_NAMES, qname("*")), OK),
+    Case("inquire names without parameters", command(mq.MQCMD_INQUIRE_Q_NAMES), mq.MQRCCF_PARM_COUNT_TOO_SMALL),
+    Case("inquire names EBCDIC generic", command(mq.MQCMD_INQUIRE_Q_NAMES, qname("SYS*", 500)), OK),
     Case("inquire names without match", command(mq.MQCMD_INQUIRE_Q_NAMES, qname("NOPE*")), OK),
     Case("inquire names QType not valid", command(mq.MQCMD_INQUIRE_Q_NAMES, qname("*"), qtype(9)), mq.MQRCCF_Q_TYPE_ERROR, (PID, mq.MQIA_Q_TYPE)),
     # ---- Queue manager

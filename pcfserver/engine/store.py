@@ -18,6 +18,7 @@ all.  A database newer than this code is refused.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -111,6 +112,20 @@ class StoreError(RuntimeError):
     """The data directory cannot be used (locked by another process, newer schema, ...)."""
 
 
+def _fsync_directory(path: Path) -> None:
+    """Makes the directory entries in ``path`` durable (a new database file after a power loss)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms without directory descriptors
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - file systems that refuse fsync on directories
+        pass
+    finally:
+        os.close(fd)
+
+
 class SqliteStore:
     """The registry in ``<data_dir>/registry.sqlite3`` (stdlib sqlite3, WAL, synchronous=FULL)."""
 
@@ -129,6 +144,7 @@ class SqliteStore:
             # writing behind its back would be lost.  EXCLUSIVE keeps the lock once taken.
             self._db.execute("PRAGMA locking_mode=EXCLUSIVE")
             self._migrate()
+            _fsync_directory(data_dir)  # the database and WAL file names themselves are durable
         except sqlite3.OperationalError as exc:
             self._db.close()
             raise StoreError(f"{self.path}: {exc}") from exc
