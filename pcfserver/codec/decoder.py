@@ -242,9 +242,11 @@ def _parameters(
             error = PcfError(_STRUCTURE_TYPE_ERROR, f"unknown structure type {t}", offset=p)
             if opts.strict or sl < 8 or sl % 4:
                 raise error
-            opts.warnings.append(error)  # tolerant: skip it by its StrucLength
             if p + sl > end:
                 raise Incomplete(p + sl)
+            if plausible_header(buf, p, end):  # the next message: this one's ParameterCount is too big
+                raise error
+            opts.warnings.append(error)  # tolerant: skip it by its StrucLength
             p += sl
             continue
         if version < row.min_version:
@@ -390,21 +392,62 @@ def plausible_header(buf: Any, pos: int, end: int) -> bool | None:
     )
 
 
+RESYNC_WINDOW = 4096  # bytes after a resynchronisation point that decide it
+
+
 def find_header(buf: Any, start: int, end: int) -> int | None:
     """The first position after ``start`` where a plausible MQCFH starts, or None.
 
     A position too close to ``end`` to judge is returned as a candidate: the caller waits.
+
+    Byte order makes headers ambiguous: a big-endian MQCFH whose fields are below 256 reads
+    as a plausible little-endian one 3 bytes later (each field then reads as its low byte),
+    and a little-endian one after three zero bytes as a big-endian one 3 bytes earlier.  So
+    the little-endian shadow of the big-endian header at ``start`` (the message that failed)
+    is passed over, and of a big-endian candidate and its little-endian twin the one whose
+    framing holds up over the next messages is taken.
     """
     search = start + 5
+    shadow = start + 3 if byte_order_at(buf, start) == "big" else -1
     while True:
         hits: list[int] = [i for i in (buf.find(_BIG_36, search, end), buf.find(_LITTLE_36, search, end)) if i >= 0]
         if not hits:
             return None
         candidate = min(hits) - 4
         verdict = plausible_header(buf, candidate, end)
-        if verdict is None or verdict:
+        if verdict is None:
             return candidate
+        if verdict and candidate != shadow:
+            return _untwinned(buf, candidate, end)
         search = candidate + 5
+
+
+def _untwinned(buf: Any, candidate: int, end: int) -> int:
+    """``candidate`` or, when it is big-endian and its little-endian twin 3 bytes on is
+    plausible too, the twin if the twin's framing meets fewer problems."""
+    twin = candidate + 3
+    if byte_order_at(buf, candidate) != "big" or byte_order_at(buf, twin) != "little" or not plausible_header(buf, twin, end):
+        return candidate
+    limit = min(end, candidate + RESYNC_WINDOW)
+    return twin if _framing_problems(buf, twin, limit) < _framing_problems(buf, candidate, limit) else candidate
+
+
+def _framing_problems(buf: Any, pos: int, end: int) -> int:
+    """Problems met decoding up to 8 messages from ``pos`` (a lost framing counts 100, bytes
+    left over at ``end`` 1): how well a framing that starts at ``pos`` holds up."""
+    opts = _Options(False, DEFAULT_CCSID, DEFAULT_MAX_MESSAGE_BYTES)
+    problems = 0
+    for _ in range(8):
+        if pos >= end:
+            return problems
+        try:
+            message, pos = decode_at(buf, pos, end, opts)
+        except Incomplete:
+            return problems + 1
+        except PcfError:
+            return problems + 100
+        problems += len(message.warnings)
+    return problems
 
 
 class StreamDecoder:
@@ -501,6 +544,9 @@ class StreamDecoder:
             raise error
         buf, pos, end = self._buf, self._pos, len(self._buf)
         resume = find_header(buf, pos, end)
+        if resume is not None and not self._closed and end < resume + RESYNC_WINDOW:
+            self._need = resume + RESYNC_WINDOW
+            return None  # wait: the bytes after the next header decide it, as when all are here
         if resume is None:
             if not self._closed and end - pos < HEADER_LENGTH * 2:
                 self._need = end + 1
@@ -547,15 +593,20 @@ class StreamDecoder:
         return out
 
     def close(self) -> list[Message]:
-        """The input has ended: the remaining messages; a truncated last message is an error."""
+        """The input has ended: the remaining messages; a message the input ends inside is an error.
+
+        Resynchronising, decoding goes on at the next plausible MQCFH after such a message, so a
+        structure whose StrucLength runs past the end hides only its own message.
+        """
         self._closed = True
         out = self.messages()
-        if self._pos < len(self._buf):
+        while self._pos < len(self._buf):
             error = PcfError(_MSG_LENGTH_ERROR, f"stream ends {len(self._buf) - self._pos} bytes into an incomplete message", offset=self._base + self._pos)
             if not self._resync:
                 self._failed = error
                 raise error
-            out.append(self._error_span(error, len(self._buf)))
+            resume = find_header(self._buf, self._pos, len(self._buf))
+            out.append(self._error_span(error, len(self._buf) if resume is None else resume))
             out.extend(self.messages())
         return out
 
