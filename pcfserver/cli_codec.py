@@ -104,15 +104,19 @@ def _decode(args: argparse.Namespace) -> int:
         if lines:
             out.write("\n".join(lines) + "\n")
 
+    batch: list[Message] = []  # taken one by one: a strict failure must not lose the messages before it
     try:
         while chunk := source.read(CHUNK):
             read += len(chunk)
             decoder.feed(chunk)
-            emit(decoder.messages())
+            while (message := decoder.next_message()) is not None:
+                batch.append(message)
+            emit(batch)
+            batch.clear()
             progress.update(read, count)
         emit(decoder.close())
     except PcfError as error:
-        emit(decoder.messages() if decoder.failed is None else [])
+        emit(batch)
         rest = decoder.malformed()
         if rest is not None:
             emit([rest])
