@@ -16,7 +16,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pcfserver import mq
-from pcfserver.codec import Integer, IntegerList, Parameter, String, StringList
+from pcfserver.codec import (
+    ByteString,
+    Integer,
+    Integer64,
+    IntegerFilter,
+    IntegerList,
+    Message,
+    Parameter,
+    String,
+    StringFilter,
+    StringList,
+)
 from pcfserver.engine import Engine, open_engine
 from pcfserver.engine.spec import spec
 
@@ -187,3 +198,51 @@ def test_random_sequences_survive_a_restart(ops: list[tuple[Any, ...]]) -> None:
         engine = open_engine(Path(tmp))
         assert registry(engine) == model.queues
         engine.close()
+
+
+# Any parameter id the engine knows of, plus some it does not.
+IDS = st.one_of(
+    st.sampled_from(sorted({p for c in spec().commands.values() for p in c.params} | set(spec().queue_attributes))),
+    st.integers(-5, 5000),
+)
+VALUES = st.integers(-(2**31), 2**31 - 1)
+TEXTS = st.text(max_size=70)
+ANY_PARAMETER = st.one_of(
+    st.builds(Integer, IDS, VALUES),
+    st.builds(Integer64, IDS, st.integers(-(2**63), 2**63 - 1)),
+    st.builds(String, IDS, TEXTS),
+    st.builds(IntegerList, IDS, st.lists(VALUES, max_size=5).map(tuple)),
+    st.builds(StringList, IDS, st.lists(TEXTS, max_size=3).map(tuple)),
+    st.builds(ByteString, IDS, st.binary(max_size=8)),
+    st.builds(IntegerFilter, IDS, st.integers(0, 30), VALUES),
+    st.builds(StringFilter, IDS, st.integers(0, 30), TEXTS),
+)
+PREFIXES = [
+    [],
+    [qname("APP.A")],
+    [qname("APP.A"), Integer(mq.MQIA_Q_TYPE, L)],
+    [String(mq.MQCACF_FROM_Q_NAME, "SYSTEM.DEFAULT.LOCAL.QUEUE"), String(mq.MQCACF_TO_Q_NAME, "APP.B"), Integer(mq.MQIA_Q_TYPE, L)],
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    code=st.one_of(st.sampled_from(sorted(spec().commands)), st.integers(-3, 300)),
+    prefix=st.sampled_from(PREFIXES),
+    rest=st.lists(ANY_PARAMETER, max_size=6),
+    kind=st.sampled_from([mq.MQCFT_COMMAND, mq.MQCFT_COMMAND_XR, mq.MQCFT_COMMAND_XR, mq.MQCFT_RESPONSE]),
+    version=st.sampled_from([1, 2, 3, 3, 0, 4]),
+)
+def test_any_command_gets_a_well_formed_answer_and_failures_change_nothing(
+    code: int, prefix: list[Parameter], rest: list[Parameter], kind: int, version: int
+) -> None:
+    engine = open_engine()
+    before = registry(engine)
+    message = Message(code, (*prefix, *rest), type=kind, version=version)
+    answer = engine.execute(message)
+    assert answer and answer[-1].control == mq.MQCFC_LAST
+    assert [m.msg_seq_number for m in answer] == list(range(1, len(answer) + 1))
+    if answer[0].comp_code:
+        assert answer[-1].reason == mq.MQRCCF_COMMAND_FAILED
+        assert answer[0].reason != mq.MQRC_UNEXPECTED_ERROR, answer[0]
+        assert registry(engine) == before

@@ -330,7 +330,11 @@ class Engine:
         else:
             inner = mq.MQRC_UNEXPECTED_ERROR
         target: Message | int = command if isinstance(command, Message) else 0
-        return responses.error_responses(target, mq.MQRC_UNEXPECTED_ERROR, inner, error_parameter=mq.MQIACF_ERROR_ID)
+        try:
+            return responses.error_responses(target, mq.MQRC_UNEXPECTED_ERROR, inner, error_parameter=mq.MQIACF_ERROR_ID)
+        except Exception:  # a header too broken to answer in kind: answer with a plain one
+            code = command.command if isinstance(command, Message) and isinstance(command.command, int) else 0
+            return responses.error_responses(code, mq.MQRC_UNEXPECTED_ERROR, inner, error_parameter=mq.MQIACF_ERROR_ID)
 
     def _rollback(self, undo_mark: int, ops_mark: int) -> None:
         undo = self._undo
