@@ -373,6 +373,9 @@ class Engine:
             return responses.error_responses(command, mq.MQRCCF_CFH_MSG_SEQ_NUMBER_ERR)
         if command.control != _LAST:
             return responses.error_responses(command, mq.MQRCCF_CFH_CONTROL_ERROR)
+        if command.warnings:  # a rule the decoder let pass (server mode): the first one is the answer
+            first = command.warnings[0]
+            return responses.error_responses(command, first.reason, first.parameter_id)
         cmd_spec = self._spec.commands.get(command.command)
         if cmd_spec is None:
             if command.command in self._spec.known_commands:
