@@ -414,40 +414,41 @@ def find_header(buf: Any, start: int, end: int) -> int | None:
         if not hits:
             return None
         candidate = min(hits) - 4
-        verdict = plausible_header(buf, candidate, end)
-        if verdict is None:
-            return candidate
-        if verdict and candidate != shadow:
-            return _untwinned(buf, candidate, end)
+        if candidate != shadow:
+            verdict = plausible_header(buf, candidate, end)
+            if verdict is None:
+                return candidate
+            if verdict:
+                return _untwinned(buf, candidate, end)
         search = candidate + 5
 
 
 def _untwinned(buf: Any, candidate: int, end: int) -> int:
     """``candidate`` or, when it is big-endian and its little-endian twin 3 bytes on is
-    plausible too, the twin if the twin's framing meets fewer problems."""
+    plausible too, the twin if the twin's framing decodes the next messages better."""
     twin = candidate + 3
     if byte_order_at(buf, candidate) != "big" or byte_order_at(buf, twin) != "little" or not plausible_header(buf, twin, end):
         return candidate
     limit = min(end, candidate + RESYNC_WINDOW)
-    return twin if _framing_problems(buf, twin, limit) < _framing_problems(buf, candidate, limit) else candidate
+    return twin if _framing_costs(buf, twin, limit, limit < end) < _framing_costs(buf, candidate, limit, limit < end) else candidate
 
 
-def _framing_problems(buf: Any, pos: int, end: int) -> int:
-    """Problems met decoding up to 8 messages from ``pos`` (a lost framing counts 100, bytes
-    left over at ``end`` 1): how well a framing that starts at ``pos`` holds up."""
+def _framing_costs(buf: Any, pos: int, end: int, window: bool) -> tuple[int, ...]:
+    """Per message decoded from ``pos`` (up to 8): its warnings, or 100 for the one that fails
+    and ends the list (running past ``end`` costs 1 when ``end`` only closes the window)."""
     opts = _Options(False, DEFAULT_CCSID, DEFAULT_MAX_MESSAGE_BYTES)
-    problems = 0
-    for _ in range(8):
-        if pos >= end:
-            return problems
+    costs: list[int] = []
+    while pos < end and len(costs) < 8:
         try:
             message, pos = decode_at(buf, pos, end, opts)
         except Incomplete:
-            return problems + 1
+            costs.append(1 if window else 100)
+            break
         except PcfError:
-            return problems + 100
-        problems += len(message.warnings)
-    return problems
+            costs.append(100)
+            break
+        costs.append(len(message.warnings))
+    return tuple(costs)
 
 
 class StreamDecoder:
