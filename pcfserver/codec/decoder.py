@@ -174,6 +174,8 @@ def _variable_length(row: StructureRow, sl: int, data_bytes: int, count: int, pi
         raise PcfError(row.count_reason or row.length_reason, f"{row.name} {row.data_field} {count} is negative", parameter_id=pid, offset=p)
     if sl < row.fixed_length or sl % 4:
         raise PcfError(row.length_reason, f"{row.name} StrucLength {sl} is not a multiple of 4 of at least {row.fixed_length}", parameter_id=pid, offset=p)
+    if row.data == "quads" and (sl - row.fixed_length) % 8:  # no Count makes it right: the length is wrong
+        raise PcfError(row.length_reason, f"{row.name} StrucLength {sl} is not {row.fixed_length} + 8 × Count", parameter_id=pid, offset=p)
     if row.fixed_length + data_bytes > sl:
         reason = row.count_reason if row.data in ("longs", "quads", "strings") and row.count_reason else row.length_reason
         raise PcfError(reason, f"{row.name} needs {row.fixed_length + data_bytes} bytes for its data but StrucLength is {sl}", parameter_id=pid, offset=p)
