@@ -602,6 +602,7 @@ class StreamDecoder:
         structure whose StrucLength runs past the end hides only its own message.
         """
         self._closed = True
+        self._need = 0  # what was waited for will not come: decide with what is here
         out = self.messages()
         while self._pos < len(self._buf):
             error = PcfError(_MSG_LENGTH_ERROR, f"stream ends {len(self._buf) - self._pos} bytes into an incomplete message", offset=self._base + self._pos)
