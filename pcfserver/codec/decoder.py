@@ -547,9 +547,11 @@ class StreamDecoder:
             raise error
         buf, pos, end = self._buf, self._pos, len(self._buf)
         resume = find_header(buf, pos, end)
-        if resume is not None and not self._closed and end < resume + RESYNC_WINDOW:
-            self._need = resume + RESYNC_WINDOW
-            return None  # wait: the bytes after the next header decide it, as when all are here
+        if resume is not None and not self._closed and end <= resume + RESYNC_WINDOW:
+            # wait: the bytes after the next header decide it, as when all are here (more than the
+            # window, since a window that ends at the last byte reads as the end of the input)
+            self._need = resume + RESYNC_WINDOW + 1
+            return None
         if resume is None:
             if not self._closed and end - pos < HEADER_LENGTH * 2:
                 self._need = end + 1
