@@ -177,7 +177,7 @@ def _variable_length(row: StructureRow, sl: int, data_bytes: int, count: int, pi
     if row.data == "quads" and (sl - row.fixed_length) % 8:  # no Count makes it right: the length is wrong
         raise PcfError(row.length_reason, f"{row.name} StrucLength {sl} is not {row.fixed_length} + 8 × Count", parameter_id=pid, offset=p)
     if row.fixed_length + data_bytes > sl:
-        reason = row.count_reason if row.data in ("longs", "quads", "strings") and row.count_reason else row.length_reason
+        reason = row.count_reason if row.data in ("longs", "quads") and row.count_reason else row.length_reason
         raise PcfError(reason, f"{row.name} needs {row.fixed_length + data_bytes} bytes for its data but StrucLength is {sl}", parameter_id=pid, offset=p)
     if row.data in ("longs", "quads") and row.fixed_length + data_bytes != sl:
         raise PcfError(row.length_reason, f"{row.name} StrucLength {sl} does not match Count {count}", parameter_id=pid, offset=p)
