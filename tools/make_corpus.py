@@ -997,7 +997,7 @@ CORPUS: list[Stream] = [
         "unknown-structure-bad-length",
         "A structure of Type 99 whose StrucLength (10) cannot be skipped: the framing is lost",
         f"{S} §3.12 → 3013",
-        [Span(Msg("MQCMD_CHANGE_Q", [UNKNOWN(99, b"\0\0", fault=("MQRCCF_STRUCTURE_TYPE_ERROR", 0))]), error=None), ping(), ping("little")],
+        [Span(Msg("MQCMD_CHANGE_Q", [UNKNOWN(99, b"\0\0", fault=("MQRCCF_STRUCTURE_TYPE_ERROR", 0))])), ping("little")],
     ),
     Stream(
         "byte-string-in-version-1",
@@ -1096,6 +1096,12 @@ CORPUS: list[Stream] = [
         "MQCFSL StrucLength 30",
         f"{S} §3.7 → 3024",
         [Span(Msg("MQCMD_CHANGE_Q", [with_fault(SL("MQCA_NAMES", ["AB", "CD"], over={"struc_length": 30}), "MQRCCF_CFSL_LENGTH_ERROR")]))],
+    ),
+    Stream(
+        "cfsl-strings-longer-than-structure",
+        "MQCFSL of 2 strings of StringLength 8 in a 28-byte structure",
+        f"{S} §3.7 → 3024 (StrucLength inconsistent with Count × StringLength)",
+        [Span(Msg("MQCMD_CHANGE_Q", [with_fault(SL("MQCA_NAMES", ["AB", "CD"], over={"string_length": 8}), "MQRCCF_CFSL_LENGTH_ERROR")]))],
     ),
     Stream(
         "cfsl-negative-string-length",
