@@ -367,7 +367,7 @@ async def test_one_json_log_line_per_command(server: PcfServer) -> None:
     finally:
         logger.removeHandler(handler)
         logger.setLevel(old_level)
-    records = [json.loads(line) for line in handler.lines]
+    records = [json.loads(line) for text in handler.lines for line in text.splitlines()]
     commands = [r for r in records if r.get("event") == "command"]
     assert [(r["command"], r["queue"], r["reason"]) for r in commands] == [
         ("MQCMD_CREATE_Q", "LOG.Q", "MQRC_NONE"),

@@ -25,7 +25,7 @@ from pcfserver import mq, names
 from pcfserver.codec import Message
 from pcfserver.engine.responses import error_responses
 from pcfserver.server.capture import DEFAULT_ROTATE_BYTES, Capture, ConnectionCapture
-from pcfserver.server.logs import LOGGER_NAME
+from pcfserver.server.logs import LOGGER_NAME, CommandLines, Entry
 from pcfserver.server.protocol import FramingError, ServerProtocol
 
 log = logging.getLogger(LOGGER_NAME)
@@ -64,12 +64,14 @@ class ServerConfig:
 
 
 class _Job:
-    __slots__ = ("answers", "commands", "done")
+    __slots__ = ("answers", "commands", "conn", "done", "started")
 
-    def __init__(self, commands: list[Message]) -> None:
+    def __init__(self, conn: _Connection, commands: list[Message]) -> None:
+        self.conn = conn
         self.commands = commands
         self.answers: list[list[Message]] = []
         self.done = trio.Event()
+        self.started = time.perf_counter()
 
 
 class _Connection:
@@ -202,6 +204,10 @@ class PcfServer:
                 finally:
                     self._jobs_in.close()
         finally:
+            log.info(
+                "executed %d commands in %d batches", self.commands_executed, self.batches_executed,
+                extra={"event": "stats"},
+            )
             for listener in listeners:
                 await trio.aclose_forcefully(listener)
 
@@ -330,20 +336,18 @@ class PcfServer:
         return text
 
     async def _receive(self, conn: _Connection, deadline: float, large: bool) -> bytes | object:
-        with trio.move_on_at(deadline):
-            with trio.CancelScope() as reading:
-                conn.read_scope = reading
-                if self._stopping:
-                    reading.cancel()
-                if large:
-                    await self._budget.reserve(conn, conn.proto.buffered)
-                data = await conn.stream.receive_some(RECEIVE_SIZE)
-            conn.read_scope = None
-            if reading.cancelled_caught:
-                return _STOPPED
-            return data
+        """Bytes, b"" at EOF, _TIMEOUT at the deadline or _STOPPED on shutdown (one cancel scope for both)."""
+        with trio.CancelScope(deadline=deadline) as reading:
+            conn.read_scope = reading
+            if self._stopping:
+                reading.cancel()
+            if large:
+                await self._budget.reserve(conn, conn.proto.buffered)
+            data = await conn.stream.receive_some(RECEIVE_SIZE)
         conn.read_scope = None
-        return _TIMEOUT
+        if reading.cancelled_caught:
+            return _STOPPED if self._stopping else _TIMEOUT
+        return data
 
     async def _send(self, conn: _Connection, data: bytes) -> None:
         with trio.move_on_after(self.config.send_timeout):
@@ -373,20 +377,9 @@ class PcfServer:
     # -- engine ---------------------------------------------------------------------------
 
     async def _execute(self, conn: _Connection, commands: list[Message]) -> list[list[Message]]:
-        job = _Job(commands)
-        started = time.perf_counter()
+        job = _Job(conn, commands)
         self._jobs_in.send_nowait(job)
         await job.done.wait()
-        if log.isEnabledFor(logging.INFO):
-            us = int((time.perf_counter() - started) * 1e6)
-            for command, answer in zip(commands, job.answers, strict=True):
-                queue = _queue_of(command)
-                reason = _reason_name(_reason_of(answer))
-                name = _command_name(command.command)
-                log.info(
-                    "%s %s %s %s %dus", conn.peer, name, queue or "-", reason, us,
-                    extra={"event": "command", "peer": conn.peer, "connection": conn.number, "command": name, "queue": queue, "reason": reason, "us": us},
-                )
         return job.answers
 
     def _log_failure(self, conn: _Connection, failure: FramingError) -> None:
@@ -419,6 +412,18 @@ class PcfServer:
                 job.answers = answers[i : i + n]
                 i += n
                 job.done.set()
+            if log.isEnabledFor(logging.INFO):
+                self._log_commands(jobs)
+
+    def _log_commands(self, jobs: list[_Job]) -> None:
+        """One record for the whole batch; the formatters write one line per command."""
+        now = time.perf_counter()
+        entries: list[Entry] = []
+        for job in jobs:
+            peer, number, us = job.conn.peer, job.conn.number, int((now - job.started) * 1e6)
+            for command, answer in zip(job.commands, job.answers, strict=True):
+                entries.append((peer, number, _command_name(command.command), _queue_of(command), _reason_name(_reason_of(answer)), us))
+        log.info(CommandLines(entries), extra={"event": "command"})
 
     async def _run_batch(self, commands: list[Message]) -> list[list[Message]]:
         try:

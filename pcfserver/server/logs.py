@@ -1,4 +1,10 @@
-"""Server logging with the stdlib: text lines or one JSON object per line."""
+"""Server logging with the stdlib: text lines or one JSON object per line.
+
+Command lines are logged in batches: one log record carries the lines of all commands a
+connection had answered together (``record.commands``), and the formatters below write one
+line (or one JSON object) per command.  This keeps the cost of "one line per command" to one
+record and one write per batch instead of per command.
+"""
 
 from __future__ import annotations
 
@@ -12,15 +18,59 @@ LOGGER_NAME = "pcfserver.server"
 _FIELDS = ("event", "peer", "connection", "command", "queue", "reason", "us")
 
 
-class JsonFormatter(logging.Formatter):
-    """One JSON object per record: time, level, message and the structured fields given as ``extra``."""
+
+
+
+Entry = tuple[str, int, str, str | None, str, int]
+"""One command's log line: peer, connection number, command name, queue, reason name, microseconds."""
+
+
+class CommandLines:
+    """The message of a batched command record: renders as one text line per command."""
+
+    __slots__ = ("entries",)
+
+    def __init__(self, entries: list[Entry]) -> None:
+        self.entries = entries
+
+    def lines(self) -> list[str]:
+        return [f"{peer} {command} {queue or '-'} {reason} {us}us" for peer, _, command, queue, reason, us in self.entries]
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+
+def _time(record: logging.LogRecord) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z"
+
+
+class TextFormatter(logging.Formatter):
+    """``time LEVEL message``; a batched command record becomes one such line per command."""
 
     def format(self, record: logging.LogRecord) -> str:
-        out: dict[str, Any] = {
-            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
-            "level": record.levelname.lower(),
-            "msg": record.getMessage(),
-        }
+        prefix = f"{_time(record)} {record.levelname} "
+        message = record.msg
+        if isinstance(message, CommandLines):
+            return "\n".join(prefix + line for line in message.lines())
+        text = prefix + record.getMessage()
+        if record.exc_info:
+            text += "\n" + self.formatException(record.exc_info)
+        return text
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, message and the structured fields given as ``extra``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        base: dict[str, Any] = {"time": _time(record), "level": record.levelname.lower()}
+        message = record.msg
+        if isinstance(message, CommandLines):
+            rows = []
+            for (peer, number, command, queue, reason, us), line in zip(message.entries, message.lines(), strict=True):
+                row = dict(base, msg=line, event="command", peer=peer, connection=number, command=command, queue=queue, reason=reason, us=us)
+                rows.append(json.dumps(row, separators=(",", ":")))
+            return "\n".join(rows)
+        out = dict(base, msg=record.getMessage())
         for name in _FIELDS:
             value = record.__dict__.get(name)
             if value is not None:
@@ -33,10 +83,7 @@ class JsonFormatter(logging.Formatter):
 def configure_logging(log_format: str = "text", stream: TextIO | None = None, level: int = logging.INFO) -> logging.Handler:
     """Sends the server's log to ``stream`` (stderr) in the chosen format; returns the handler."""
     handler = logging.StreamHandler(stream or sys.stderr)
-    if log_format == "json":
-        handler.setFormatter(JsonFormatter())
-    else:
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    handler.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
     logger = logging.getLogger(LOGGER_NAME)
     for old in list(logger.handlers):
         logger.removeHandler(old)
