@@ -86,7 +86,8 @@ async def test_startup_line_sigterm_and_restart_on_the_same_data(tmp_path: Path)
             await c.execute(create("KEPT.Q"))
         assert await served.stop(signal.SIGTERM) == 0
         assert "store closed" in served.log.read_text()
-    async with serving(tmp_path, "--qmgr", "QMTEST", data=data) as served:
+    async with serving(tmp_path, data=data) as served:  # the data directory keeps its queue manager
+        assert served.line.endswith("qmgr QMTEST")
         async with connect(served.host, served.port) as c:
             [found] = await c.execute(inquire("KEPT.Q"))
             assert found.str_value(mq.MQCA_Q_NAME, "").rstrip() == "KEPT.Q"

@@ -36,10 +36,10 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=1414, help="TCP port; 0 picks a free one (default 1414)")
     parser.add_argument("--data", default="./pcfdata", help="data directory of the store (default ./pcfdata)")
-    parser.add_argument("--qmgr", default="QM1", help="queue manager name (default QM1)")
-    parser.add_argument("--ccsid", type=_positive_int, default=819, help="queue manager CCSID (default 819)")
+    parser.add_argument("--qmgr", default=None, help="queue manager name of a new data directory (default QM1; an existing one keeps its own)")
+    parser.add_argument("--ccsid", type=_positive_int, default=None, help="queue manager CCSID of a new data directory (default 819)")
     parser.add_argument("--capture", metavar="DIR", help="write each connection's raw inbound/outbound PCF to files in DIR")
-    parser.add_argument("--capture-rotate-bytes", type=_positive_int, default=defaults.capture_rotate_bytes, help=argparse.SUPPRESS)
+    parser.add_argument("--capture-rotate-bytes", type=_positive_int, default=defaults.capture_rotate_bytes, metavar="N", help=f"start a new capture file, on a message boundary, past this size (default {defaults.capture_rotate_bytes})")
     parser.add_argument("--max-message-bytes", type=_positive_int, default=defaults.max_message_bytes, metavar="N", help=f"largest command accepted (default {defaults.max_message_bytes})")
     parser.add_argument("--max-connections", type=_positive_int, default=defaults.max_connections, metavar="N", help=f"connections beyond this are closed (default {defaults.max_connections})")
     parser.add_argument("--idle-timeout", type=_seconds, default=defaults.idle_timeout, metavar="S", help=f"close connections idle this long (default {defaults.idle_timeout:g})")
@@ -52,7 +52,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(
         host=args.host,
         port=args.port,
-        ccsid=args.ccsid,
+        ccsid=args.ccsid or 819,
         max_message_bytes=args.max_message_bytes,
         max_connections=args.max_connections,
         idle_timeout=args.idle_timeout,
@@ -102,19 +102,21 @@ def run(name: str, args: argparse.Namespace) -> int:
     configure_logging(args.log_format)
     config = config_from_args(args)
     data = Path(args.data).resolve()
-    from pcfserver.engine import open_engine  # type: ignore[attr-defined,unused-ignore]
+    from pcfserver.engine import open_engine
 
     try:
         engine = open_engine(data, qmgr=args.qmgr, ccsid=args.ccsid)
     except Exception as exc:
         print(f"pcfserver serve: cannot open the store in {data}: {exc}", file=sys.stderr)
         return 1
+    config.ccsid = engine.ccsid
+    qmgr = engine.qmgr_name
     if config.engine_in_thread:
         # The engine thread gives up the GIL at every SQLite call; with the default 5 ms switch
         # interval, taking it back from a busy event loop stalls each commit by up to 5 ms.
         sys.setswitchinterval(SWITCH_INTERVAL)
     try:
-        trio.run(serve_until_signal, engine, config, data, args.qmgr)
+        trio.run(serve_until_signal, engine, config, data, qmgr)
     except OSError as exc:
         print(f"pcfserver serve: {exc}", file=sys.stderr)
         return 1
