@@ -15,7 +15,7 @@ import trio
 import trio.testing
 
 from pcfserver import mq
-from pcfserver.client import PcfCommandError, PcfConnectionClosed, connect
+from pcfserver.client import ClientProtocol, PcfCommandError, PcfConnectionClosed, connect
 from pcfserver.codec import Integer, Message, String, decode, encode
 from pcfserver.engine import open_engine
 from pcfserver.server import PcfServer, ServerConfig
@@ -406,3 +406,32 @@ async def test_header_errors_with_framing_intact_are_answered(server: PcfServer)
     await stream.send_all(encode(replace(create("V"), version=9)))
     answers = decode(await read_until_eof(stream))
     assert [m.reason for m in answers] == [mq.MQRCCF_CFH_VERSION_ERROR, mq.MQRCCF_COMMAND_FAILED]
+
+
+async def test_large_messages_share_a_bounded_buffer_budget(nursery: trio.Nursery) -> None:
+    """Partial messages beyond one receive per connection draw on a shared budget; readers wait for it."""
+    server = await start(nursery, max_message_bytes=1_000_000, buffer_budget=150_000)
+    big = encode(Message(mq.MQCMD_CHANGE_Q, (String(mq.MQCA_Q_NAME, "BIG"), Integer(mq.MQIA_Q_TYPE, 1), String(mq.MQCA_Q_DESC, "d" * 400_000))))
+    streams = [await open_raw(server) for _ in range(3)]
+
+    async def send(stream: trio.SocketStream) -> None:
+        await stream.send_all(big)
+
+    answers: list[list[Message]] = []
+
+    async def answer(stream: trio.SocketStream) -> None:
+        proto = ClientProtocol()
+        while (got := proto.next_answer()) is None:
+            proto.receive_data(await stream.receive_some(65536))
+        answers.append(got)
+
+    with trio.fail_after(20):
+        async with trio.open_nursery() as n:
+            for s in streams:
+                n.start_soon(send, s)
+                n.start_soon(answer, s)
+    # each big message was read whole and answered (the description is longer than MQ allows)
+    assert [[m.reason for m in a] for a in answers] == [[mq.MQRCCF_CFST_STRING_LENGTH_ERR, mq.MQRCCF_COMMAND_FAILED]] * 3
+    assert server._budget.used == 0
+    for s in streams:
+        await s.aclose()
