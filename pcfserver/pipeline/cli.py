@@ -68,6 +68,9 @@ def run(name: str, args: argparse.Namespace) -> int:
     if args.batch_rows is not None and args.batch_rows < 1:
         print(f"pcfserver {name}: --batch-rows must be at least 1", file=sys.stderr)
         return 2
+    from pyspark.sql import SparkSession
+
+    existing = SparkSession.getActiveSession()  # a notebook's or a test's: leave it running
     spark = job.session(args.master, driver_memory=args.driver_memory or job.DEFAULT_DRIVER_MEMORY, conf=args.conf)
     try:
         result = job.run_job(
@@ -85,7 +88,8 @@ def run(name: str, args: argparse.Namespace) -> int:
         print(f"pcfserver {name}: {exc}", file=sys.stderr)
         return 2
     finally:
-        spark.stop()
+        if existing is None:
+            spark.stop()
     report = result.summary
     if not args.quiet:
         print(summary.render(report))

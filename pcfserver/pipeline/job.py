@@ -113,7 +113,20 @@ def session(
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
+    _quiet_glob_warning(spark)
     return spark
+
+
+def _quiet_glob_warning(spark: SparkSession) -> None:
+    """A glob INPUT makes Spark log a FileNotFoundException while it looks for a streaming
+    sink's metadata folder named like the glob; it is harmless and only alarms."""
+    try:
+        jvm: Any = spark.sparkContext._jvm
+        jvm.org.apache.logging.log4j.core.config.Configurator.setLevel(
+            "org.apache.spark.sql.execution.streaming.sinks.FileStreamSink", jvm.org.apache.logging.log4j.Level.ERROR
+        )
+    except Exception:  # another logging backend: the warning stays
+        pass
 
 
 def binary_file_limit(spark: SparkSession) -> int:
