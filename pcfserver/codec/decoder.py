@@ -394,7 +394,9 @@ def plausible_header(buf: Any, pos: int, end: int) -> bool | None:
     )
 
 
-RESYNC_WINDOW = 4096  # bytes after a resynchronisation point that decide it
+RESYNC_WINDOW = 65536  # bytes after a resynchronisation point that decide it
+_FAILS = 100  # framing cost of a message that cannot be decoded
+_UNFINISHED = 50  # framing cost of a message that runs past the window
 
 
 def find_header(buf: Any, start: int, end: int) -> int | None:
@@ -405,12 +407,15 @@ def find_header(buf: Any, start: int, end: int) -> int | None:
     Byte order makes headers ambiguous: a big-endian MQCFH whose fields are below 256 reads
     as a plausible little-endian one 3 bytes later (each field then reads as its low byte),
     and a little-endian one after three zero bytes as a big-endian one 3 bytes earlier.  So
-    the little-endian shadow of the big-endian header at ``start`` (the message that failed)
-    is passed over, and of a big-endian candidate and its little-endian twin the one whose
-    framing holds up over the next messages is taken.
+    the little-endian twin of the big-endian header at ``start`` (the message that failed)
+    is taken only when its own first message decodes, and of a big-endian candidate and its
+    little-endian twin the one whose framing holds up better over the next messages.
     """
+    shadow = start + 3 if byte_order_at(buf, start) == "big" else -1  # judged here, passed over below
+    if shadow > 0 and byte_order_at(buf, shadow) == "little" and plausible_header(buf, shadow, end):
+        if _framing_costs(buf, shadow, end)[0] < _UNFINISHED:
+            return shadow  # the failed big-endian reading was the misreading
     search = start + 5
-    shadow = start + 3 if byte_order_at(buf, start) == "big" else -1
     while True:
         hits: list[int] = [i for i in (buf.find(_BIG_36, search, end), buf.find(_LITTLE_36, search, end)) if i >= 0]
         if not hits:
@@ -431,25 +436,27 @@ def _untwinned(buf: Any, candidate: int, end: int) -> int:
     twin = candidate + 3
     if byte_order_at(buf, candidate) != "big" or byte_order_at(buf, twin) != "little" or not plausible_header(buf, twin, end):
         return candidate
-    limit = min(end, candidate + RESYNC_WINDOW)
-    return twin if _framing_costs(buf, twin, limit, limit < end) < _framing_costs(buf, candidate, limit, limit < end) else candidate
+    return twin if _framing_costs(buf, twin, end, candidate) < _framing_costs(buf, candidate, end) else candidate
 
 
-def _framing_costs(buf: Any, pos: int, end: int, window: bool) -> tuple[int, ...]:
-    """Per message decoded from ``pos`` (up to 8): its warnings, or 100 for the one that fails
-    and ends the list (running past ``end`` costs 1 when ``end`` only closes the window)."""
+def _framing_costs(buf: Any, pos: int, end: int, window_from: int | None = None) -> tuple[int, ...]:
+    """Per message decoded from ``pos`` (up to 8) within the window of RESYNC_WINDOW bytes from
+    ``window_from`` (default ``pos``): its warnings, or _FAILS for one that cannot be decoded
+    (or runs past the end of the input), or _UNFINISHED for one that runs past the window;
+    either ends the list."""
+    limit = min(end, (pos if window_from is None else window_from) + RESYNC_WINDOW)
     opts = _Options(False, DEFAULT_CCSID, DEFAULT_MAX_MESSAGE_BYTES)
     costs: list[int] = []
-    while pos < end and len(costs) < 8:
+    while pos < limit and len(costs) < 8:
         try:
-            message, pos = decode_at(buf, pos, end, opts)
+            message, pos = decode_at(buf, pos, limit, opts)
         except Incomplete:
-            costs.append(1 if window else 100)
+            costs.append(_UNFINISHED if limit < end else _FAILS)
             break
         except PcfError:
-            costs.append(100)
+            costs.append(_FAILS)
             break
-        costs.append(len(message.warnings))
+        costs.append(min(len(message.warnings), _UNFINISHED - 1))
     return tuple(costs)
 
 
@@ -553,9 +560,9 @@ class StreamDecoder:
             self._need = resume + RESYNC_WINDOW + 1
             return None
         if resume is None:
-            if not self._closed and end - pos < HEADER_LENGTH * 2:
-                self._need = end + 1
-                return None  # wait: the next header may still be arriving
+            if not self._closed and end <= pos + 3 + RESYNC_WINDOW:
+                self._need = pos + 4 + RESYNC_WINDOW
+                return None  # wait: the next header, or what decides the failed one's twin, may still be arriving
             resume = end if self._closed else max(pos + 1, end - HEADER_LENGTH)
         return self._error_span(error, resume)
 
@@ -583,6 +590,10 @@ class StreamDecoder:
         self._pos = resume
         self._need = 0
         return message
+
+    def peek(self, size: int) -> bytes:
+        """Up to ``size`` bytes from the start of the message being decoded (for error answers)."""
+        return bytes(self._buf[self._pos : self._pos + size])
 
     def malformed(self) -> Message | None:
         """After a strict failure: the undecodable rest of the buffer as a message with ``error`` set."""
