@@ -47,9 +47,10 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overwrite", action="store_true", help="replace the results of an earlier run in DIR")
     parser.add_argument(
         "--writer",
-        choices=("arrow", "spark"),
-        default="arrow",
-        help="arrow (default): tasks write Parquet with pyarrow, fastest; spark: Spark's Parquet writer, for outputs only Hadoop reaches",
+        choices=("auto", "arrow", "spark"),
+        default="auto",
+        help="arrow: tasks write Parquet with pyarrow (fastest); spark: Spark's Parquet writer (any URI Hadoop writes); "
+        "auto (default): arrow when pyarrow can open DIR, else spark",
     )
     parser.add_argument("--driver-memory", default=None, help="JVM heap of local mode (default 4g; a file near 2 GiB needs about 3x its size)")
     parser.add_argument("--partition-bytes", type=_bytes, default=None, help="files of this size or more are a task each, smaller ones are packed (default 32m)")
@@ -71,7 +72,12 @@ def run(name: str, args: argparse.Namespace) -> int:
     from pyspark.sql import SparkSession
 
     existing = SparkSession.getActiveSession()  # a notebook's or a test's: leave it running
-    spark = job.session(args.master, driver_memory=args.driver_memory or job.DEFAULT_DRIVER_MEMORY, conf=args.conf)
+    spark = job.session(
+        args.master,
+        driver_memory=args.driver_memory or job.DEFAULT_DRIVER_MEMORY,
+        conf=args.conf,
+        light_jvm=args.writer != "spark",
+    )
     try:
         result = job.run_job(
             spark,
@@ -95,7 +101,7 @@ def run(name: str, args: argparse.Namespace) -> int:
         print(summary.render(report))
     print(
         f"pcfserver {name}: {report['messages']:,} messages, {report['problems']:,} problems from {report['files']} files "
-        f"in {result.seconds:.1f} s ({report['job']['messages_per_second']:,.0f} messages/s); wrote {result.output}",
+        f"in {result.seconds:.1f} s ({report['job']['messages_per_second']:,.0f} messages/s); {result.writer} writer wrote {result.output}",
         file=sys.stderr,
     )
     return 0 if report["accounted"] and not report["problems"] else 1

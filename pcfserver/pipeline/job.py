@@ -34,7 +34,7 @@ JAVA_ARRAY_LIMIT = 2**31 - 1
 DEFAULT_PARTITION_BYTES = 32 * 1024 * 1024
 """spark.sql.files.maxPartitionBytes: a capture of this size or more is a task of its own; smaller ones are packed."""
 DEFAULT_DRIVER_MEMORY = "4g"
-WRITERS = ("arrow", "spark")
+WRITERS = ("auto", "arrow", "spark")
 
 
 class PipelineError(Exception):
@@ -85,11 +85,14 @@ def session(
     driver_memory: str = DEFAULT_DRIVER_MEMORY,
     conf: Sequence[tuple[str, str]] = (),
     app_name: str = "pcfserver-pipeline",
+    light_jvm: bool = True,
 ) -> SparkSession:
     """A SparkSession for the job: local mode on this machine, or whatever spark-submit set up.
 
-    Local mode binds to 127.0.0.1, runs the workers with this Python, disables the UI and uses
-    C1-only JIT (the JVM only moves bytes here; C2 compilation cost seconds of CPU).
+    Local mode binds to 127.0.0.1, runs the workers with this Python and disables the UI.
+    ``light_jvm`` (for the arrow writer, where the JVM only lists and moves bytes) limits the JIT
+    to C1: C2 compilation cost seconds of CPU that the Python tasks needed; Spark's own
+    Parquet writer needs C2.
     """
     builder = SparkSession.builder.appName(app_name)
     if not _in_spark_submit():
@@ -102,8 +105,9 @@ def session(
                 builder.config("spark.driver.host", "127.0.0.1")
                 .config("spark.driver.bindAddress", "127.0.0.1")
                 .config("spark.ui.enabled", "false")
-                .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1")
             )
+            if light_jvm:
+                builder = builder.config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1")
     elif master:
         builder = builder.master(master)
     if not sys.stderr.isatty():
@@ -290,7 +294,7 @@ def run_job(
     inputs: Sequence[str],
     output: str,
     *,
-    writer: str = "arrow",
+    writer: str = "auto",
     glob_filter: str | None = None,
     overwrite: bool = False,
     batch_rows: int = rows.DEFAULT_BATCH_ROWS,
@@ -302,6 +306,7 @@ def run_job(
     ``writer="arrow"``: the Python tasks write the Parquet parts with pyarrow (output on a
     filesystem pyarrow reaches: local/NFS, HDFS with libhdfs, S3, GCS, ABFS).  ``"spark"``: Spark's
     own Parquet writer (any URI Hadoop writes), slower: it decodes once into a persisted frame.
+    ``"auto"``: arrow when pyarrow can open the output from the driver, else spark.
     """
     if writer not in WRITERS:
         raise PipelineError(f"writer must be one of {', '.join(WRITERS)}")
@@ -317,13 +322,17 @@ def run_job(
         raise PipelineError(f"no input files under {', '.join(inputs)}" + (f" matching {glob_filter}" if glob_filter else ""))
     check_sizes(spark, listing)
     timings["list"] = time.perf_counter() - started
-    if writer == "arrow":
+    if writer in ("auto", "arrow"):
         try:
             fs, base = tasks.filesystem(out.root)
             for folder in ("messages", "problems"):
                 fs.create_dir(f"{base}/{folder}", recursive=True)
+            writer = "arrow"
         except Exception as exc:
-            raise PipelineError(f"pyarrow cannot write to {out.root} ({exc}); use --writer spark") from None
+            if writer == "arrow":
+                raise PipelineError(f"pyarrow cannot write to {out.root} ({exc}); use --writer spark") from None
+            writer = "spark"  # a URI only Hadoop reaches (s3a://, hdfs:// without libhdfs...)
+    if writer == "arrow":
         run_id = uuid.uuid4().hex[:12]
         sink = tasks.ParquetSink(out.root, run_id, batch_rows=batch_rows, compression=compression)
         stats_rows = raw.select("path", "content").mapInArrow(sink, from_arrow_schema(rows.STATS_SCHEMA)).collect()
