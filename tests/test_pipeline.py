@@ -187,3 +187,10 @@ def test_command_line(spark: SparkSession, captures: Path, tmp_path: Path, capsy
     assert "cannot read the input" in capsys.readouterr().err
     assert spark.sparkContext._jsc is not None  # the test's session is still running
     assert os.path.isdir(out / "messages")
+
+
+def test_an_output_no_filesystem_reaches_is_a_clear_error(spark: SparkSession, captures: Path) -> None:
+    with pytest.raises(job.PipelineError, match=r"pyarrow cannot write to nowhere://x.*--writer spark"):
+        job.run_job(spark, [str(captures)], "nowhere://x/out", writer="arrow")
+    with pytest.raises(job.PipelineError, match="cannot write to nowhere://x/out"):
+        job.run_job(spark, [str(captures)], "nowhere://x/out")  # auto: neither pyarrow nor Hadoop

@@ -231,8 +231,23 @@ def stats_from_frames(messages: DataFrame, problems: DataFrame, listing: Sequenc
     return [stats[path] for path in sorted(stats)]
 
 
-class _HadoopFs:
-    """The driver's view of the output through Hadoop's FileSystem (any URI Spark writes to)."""
+class _Store:
+    """The driver's view of the output folder: the few operations the job needs."""
+
+    root: str
+
+    def exists(self, name: str) -> bool:
+        raise NotImplementedError
+
+    def delete(self, name: str) -> None:
+        raise NotImplementedError
+
+    def write(self, name: str, data: bytes) -> None:
+        raise NotImplementedError
+
+
+class _HadoopStore(_Store):
+    """Through Hadoop's FileSystem: any URI Spark writes to."""
 
     def __init__(self, spark: SparkSession, uri: str) -> None:
         jvm: Any = spark.sparkContext._jvm
@@ -243,9 +258,9 @@ class _HadoopFs:
         self.root = str(self._fs.makeQualified(path).toString())
 
     def _path(self, name: str) -> Any:
-        return self._jvm.org.apache.hadoop.fs.Path(self.root + ("/" + name if name else ""))
+        return self._jvm.org.apache.hadoop.fs.Path(f"{self.root}/{name}")
 
-    def exists(self, name: str = "") -> bool:
+    def exists(self, name: str) -> bool:
         return bool(self._fs.exists(self._path(name)))
 
     def delete(self, name: str) -> None:
@@ -259,10 +274,58 @@ class _HadoopFs:
             stream.close()
 
 
+class _ArrowStore(_Store):
+    """Through pyarrow's filesystems: what the tasks of the arrow writer write to."""
+
+    def __init__(self, uri: str) -> None:
+        import pyarrow.fs as pafs
+
+        self._types = pafs.FileType
+        self.fs, self.base = tasks.filesystem(uri)
+        self.root = uri
+
+    def exists(self, name: str) -> bool:
+        return bool(self.fs.get_file_info(f"{self.base}/{name}").type != self._types.NotFound)
+
+    def delete(self, name: str) -> None:
+        path = f"{self.base}/{name}"
+        if self.fs.get_file_info(path).type == self._types.Directory:
+            self.fs.delete_dir(path)
+        else:
+            self.fs.delete_file(path)
+
+    def write(self, name: str, data: bytes) -> None:
+        with self.fs.open_output_stream(f"{self.base}/{name}") as stream:
+            stream.write(data)
+
+
+def _qualified(spark: SparkSession, output: str) -> str:
+    """The output as Hadoop resolves it (a bare path is on the default filesystem: file:, hdfs:...)."""
+    try:
+        return _HadoopStore(spark, output).root
+    except Exception:  # a scheme Hadoop has no FileSystem for; pyarrow may still know it (s3://, gs://)
+        return output
+
+
+def _open_output(spark: SparkSession, output: str, writer: str) -> tuple[_Store, str]:
+    """The output store and the writer to use (``auto`` resolved)."""
+    root = _qualified(spark, output)
+    if writer in ("auto", "arrow"):
+        try:
+            return _ArrowStore(root), "arrow"
+        except Exception as exc:
+            if writer == "arrow":
+                raise PipelineError(f"pyarrow cannot write to {root} ({exc}); use --writer spark") from None
+    try:
+        return _HadoopStore(spark, root), "spark"
+    except Exception as exc:
+        raise PipelineError(f"cannot write to {root}: {exc}") from None
+
+
 OUTPUT_NAMES = ("messages", "problems", "summary.json", "_SUCCESS")
 
 
-def _prepare_output(out: _HadoopFs, overwrite: bool) -> None:
+def _prepare_output(out: _Store, overwrite: bool) -> None:
     present = [name for name in OUTPUT_NAMES if out.exists(name)]
     if present and not overwrite:
         raise PipelineError(f"{out.root} already holds {', '.join(present)} (give --overwrite to replace them)")
@@ -312,7 +375,7 @@ def run_job(
         raise PipelineError(f"writer must be one of {', '.join(WRITERS)}")
     started = time.perf_counter()
     timings: dict[str, float] = {}
-    out = _HadoopFs(spark, output)
+    out, writer = _open_output(spark, output, writer)
     _prepare_output(out, overwrite)
     if partition_bytes is not None:
         spark.conf.set("spark.sql.files.maxPartitionBytes", str(partition_bytes))
@@ -322,17 +385,10 @@ def run_job(
         raise PipelineError(f"no input files under {', '.join(inputs)}" + (f" matching {glob_filter}" if glob_filter else ""))
     check_sizes(spark, listing)
     timings["list"] = time.perf_counter() - started
-    if writer in ("auto", "arrow"):
-        try:
-            fs, base = tasks.filesystem(out.root)
-            for folder in ("messages", "problems"):
-                fs.create_dir(f"{base}/{folder}", recursive=True)
-            writer = "arrow"
-        except Exception as exc:
-            if writer == "arrow":
-                raise PipelineError(f"pyarrow cannot write to {out.root} ({exc}); use --writer spark") from None
-            writer = "spark"  # a URI only Hadoop reaches (s3a://, hdfs:// without libhdfs...)
     if writer == "arrow":
+        assert isinstance(out, _ArrowStore)
+        for folder in ("messages", "problems"):
+            out.fs.create_dir(f"{out.base}/{folder}", recursive=True)
         run_id = uuid.uuid4().hex[:12]
         sink = tasks.ParquetSink(out.root, run_id, batch_rows=batch_rows, compression=compression)
         stats_rows = raw.select("path", "content").mapInArrow(sink, from_arrow_schema(rows.STATS_SCHEMA)).collect()
