@@ -213,11 +213,11 @@ def stats_from_frames(messages: DataFrame, problems: DataFrame, listing: Sequenc
         return stats[path]
 
     per_file = messages.groupBy("source_file").agg(
-        F.count(F.lit(1)).alias("n"), F.sum("length").alias("bytes"), F.sum(F.coalesce(F.size("warnings"), F.lit(0))).alias("warnings")
+        F.count(F.lit(1)).alias("n"), F.sum("length").alias("bytes"), F.sum(F.when(F.col("warnings").isNull(), 0).otherwise(F.size("warnings"))).alias("warnings")
     )
     for row in per_file.collect():
         item = of(row["source_file"])
-        item.messages, item.message_bytes, item.warnings = row["n"], row["bytes"], max(0, row["warnings"])
+        item.messages, item.message_bytes, item.warnings = row["n"], row["bytes"], row["warnings"]
     for row in problems.groupBy("source_file").agg(F.count(F.lit(1)).alias("n"), F.sum("length").alias("bytes")).collect():
         item = of(row["source_file"])
         item.problems, item.problem_bytes = row["n"], row["bytes"]
