@@ -187,7 +187,6 @@ def _with_field(data: bytes, offset: int, value: int, order: str = "big") -> byt
         ("negative ParameterCount", lambda d, o: _with_field(d, 32, -1, o), mq.MQRCCF_CFH_PARM_COUNT_ERROR),
         ("impossible ParameterCount", lambda d, o: _with_field(d, 32, 0x7FFFFFF0, o), mq.MQRCCF_CFH_PARM_COUNT_ERROR),
         ("MQCFIN StrucLength", lambda d, o: _with_field(d, 36 + 4, 12, o), mq.MQRCCF_CFIN_LENGTH_ERROR),
-        ("unknown structure type", lambda d, o: _with_field(d, 36, 99, o), mq.MQRCCF_STRUCTURE_TYPE_ERROR),
     ],
 )
 async def test_framing_error_is_answered_then_connection_closed(
@@ -204,6 +203,31 @@ async def test_framing_error_is_answered_then_connection_closed(
     assert error.command == summary.command == mq.MQCMD_CHANGE_Q
     assert error.byte_order == order
     assert (error.comp_code, error.control, summary.control) == (mq.MQCC_FAILED, mq.MQCFC_NOT_LAST, mq.MQCFC_LAST)
+    await stream.aclose()
+
+
+@pytest.mark.parametrize("order", ["big", "little"])
+@pytest.mark.parametrize(
+    ("name", "mangle", "reason"),
+    [
+        ("unknown structure type", lambda d, o: _with_field(d, 36, 99, o), mq.MQRCCF_STRUCTURE_TYPE_ERROR),
+        ("MQCFH Version", lambda d, o: _with_field(d, 8, 7, o), mq.MQRCCF_CFH_VERSION_ERROR),
+        ("MQCFH Type", lambda d, o: _with_field(d, 0, 2, o), mq.MQRCCF_CFH_TYPE_ERROR),
+    ],
+)
+async def test_rule_violation_with_sound_framing_is_answered_and_connection_goes_on(
+    server: PcfServer, order: str, name: str, mangle: Callable[[bytes, str], bytes], reason: int
+) -> None:
+    good = encode(create("GOOD.Q2"), byte_order=order)
+    again = encode(create("GOOD.Q3"), byte_order=order)
+    command = Message(mq.MQCMD_CHANGE_Q, (Integer(mq.MQIA_Q_TYPE, 1), String(mq.MQCA_Q_NAME, "X")), byte_order=order)
+    bad = mangle(encode(command, byte_order=order), order)
+    stream = await open_raw(server)
+    await stream.send_all(good + bad + again)
+    await stream.send_eof()
+    answers = decode(await read_until_eof(stream))
+    assert [m.reason for m in answers] == [0, reason, mq.MQRCCF_COMMAND_FAILED, 0], name
+    assert all(m.byte_order == order for m in answers)
     await stream.aclose()
 
 
@@ -401,11 +425,12 @@ async def test_capture_files_decode_to_what_crossed_the_wire(nursery: trio.Nurse
 
 
 async def test_header_errors_with_framing_intact_are_answered(server: PcfServer) -> None:
-    """The strict decoder also rejects a bad Version or Control; the answer names it."""
+    """A bad Version is answered by name and, the framing being sound, the connection goes on."""
     stream = await open_raw(server)
-    await stream.send_all(encode(replace(create("V"), version=9)))
+    await stream.send_all(encode(replace(create("V"), version=9)) + encode(create("V")))
+    await stream.send_eof()
     answers = decode(await read_until_eof(stream))
-    assert [m.reason for m in answers] == [mq.MQRCCF_CFH_VERSION_ERROR, mq.MQRCCF_COMMAND_FAILED]
+    assert [m.reason for m in answers] == [mq.MQRCCF_CFH_VERSION_ERROR, mq.MQRCCF_COMMAND_FAILED, mq.MQRC_NONE]
 
 
 async def test_large_messages_share_a_bounded_buffer_budget(nursery: trio.Nursery) -> None:

@@ -1,9 +1,8 @@
 """One connection's PCF byte stream, without I/O (no trio here).
 
 The server feeds the bytes it receives with ``receive_data`` and takes complete command
-messages with ``next_commands``.  A malformed message (the strict decoder raised, so framing is
-lost) becomes a :class:`FramingError` holding the error response to send before the connection
-is closed.  ``encode_responses`` turns the engine's answers into the bytes of one send.
+messages with ``next_commands``.  A message whose framing is lost becomes a
+:class:`FramingError` holding the error response to send before the connection is closed.  ``encode_responses`` turns the engine's answers into the bytes of one send.
 """
 
 from __future__ import annotations
@@ -74,14 +73,16 @@ def encode_responses(answers: Iterable[Sequence[Message]], default_ccsid: int = 
 class ServerProtocol:
     """Bytes in, command messages out, for one connection.
 
-    It keeps, besides the decoder, only what is needed to answer a malformed message: the first
-    bytes of the message being decoded (its Command and byte order) and the last chunk received.
+    A message that breaks a rule but keeps its framing comes out with ``warnings`` and is
+    answered by the engine; lost framing sets ``failure``, whose answer is built from the first
+    bytes of the message being decoded (its Command and byte order).
     """
 
     def __init__(self, *, max_message_bytes: int, default_ccsid: int = 819) -> None:
         self.default_ccsid = default_ccsid
-        self._decoder = StreamDecoder(strict=True, default_ccsid=default_ccsid, max_message_bytes=max_message_bytes)
-        self._chunks: list[tuple[int, bytes]] = []
+        # Rule violations that keep the framing come back as warnings, which the engine answers
+        # as that command's error; only lost framing ends the connection.
+        self._decoder = StreamDecoder(strict=False, resync=False, default_ccsid=default_ccsid, max_message_bytes=max_message_bytes)
         self._received = 0
         self.failure: FramingError | None = None
 
@@ -104,11 +105,9 @@ class ServerProtocol:
         """Bytes from the peer.  After a framing error they are only counted (the input is drained)."""
         if not data:
             return
-        start = self._received
         self._received += len(data)
         if self.failure is not None:
             return
-        self._chunks.append((start, data))
         self._decoder.feed(data)
 
     def next_commands(self, limit: int) -> list[Message]:
@@ -124,42 +123,9 @@ class ServerProtocol:
                     break
                 out.append(message)
         except PcfError as error:
-            self.failure = framing_error_responses(error, self._head())
-            self._chunks = []
+            self.failure = framing_error_responses(error, decoder.peek(HEADER_LENGTH))
             return out
-        self._trim()
         return out
-
-    def _head(self) -> bytes:
-        """Up to 36 bytes from the start of the message being decoded."""
-        start = self._decoder.offset
-        parts: list[bytes] = []
-        want = start
-        for chunk_start, data in self._chunks:
-            end = chunk_start + len(data)
-            if end <= want or chunk_start > want:
-                continue
-            piece = data[want - chunk_start : want - chunk_start + (start + HEADER_LENGTH - want)]
-            parts.append(piece)
-            want += len(piece)
-            if want >= start + HEADER_LENGTH:
-                break
-        return b"".join(parts)
-
-    def _trim(self) -> None:
-        """Keeps the last chunk (messages in it may start later) and the header bytes of the current message."""
-        if not self._chunks:
-            return
-        start = self._decoder.offset
-        last = self._chunks[-1]
-        kept: list[tuple[int, bytes]] = []
-        for chunk_start, data in self._chunks[:-1]:
-            lo, hi = max(chunk_start, start), min(chunk_start + len(data), start + HEADER_LENGTH)
-            if lo < hi:
-                kept.append((lo, data[lo - chunk_start : hi - chunk_start]))
-        if last[0] + len(last[1]) > start:
-            kept.append(last)
-        self._chunks = kept
 
     def encode(self, answers: Iterable[Sequence[Message]]) -> bytes:
         return encode_responses(answers, self.default_ccsid)
