@@ -88,7 +88,7 @@ def _append(out: list[bytes], item: Parameter, k: _Packers, default_ccsid: int) 
         encoded = [_bytes_of(v, item.ccsid, default_ccsid, item.parameter) for v in item.values]
         each = max((len(e) for e in encoded), default=0)
         blank = _bytes_of(" ", item.ccsid, default_ccsid, item.parameter)
-        data = b"".join(e + blank * (each - len(e)) for e in encoded)
+        data = b"".join(e + blank * ((each - len(e)) // len(blank)) for e in encoded)  # a blank is 2 bytes in UTF-16
         pad = _PADS[len(data) & 3]
         out.append(f["MQCFSL"](_T["MQCFSL"], 24 + len(data) + len(pad), item.parameter, item.ccsid, len(encoded), each))
         out.append(data)
