@@ -90,6 +90,8 @@ def _append(out: list[bytes], item: Parameter, k: _Packers, default_ccsid: int) 
         blank = _bytes_of(" ", item.ccsid, default_ccsid, item.parameter)
         data = b"".join(e + blank * ((each - len(e)) // len(blank)) for e in encoded)  # a blank is 2 bytes in UTF-16
         pad = _PADS[len(data) & 3]
+        if len(encoded) > 24 + len(data) + len(pad):  # as the decoder: never more strings than bytes
+            raise PcfError(3068, f"{len(encoded)} empty strings are more than an MQCFSL of {24 + len(data) + len(pad)} bytes may hold", parameter_id=item.parameter)
         out.append(f["MQCFSL"](_T["MQCFSL"], 24 + len(data) + len(pad), item.parameter, item.ccsid, len(encoded), each))
         out.append(data)
         out.append(pad)
