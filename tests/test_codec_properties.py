@@ -194,6 +194,26 @@ def test_byte_orders_differ_only_in_integers(message: Message) -> None:
     assert decode(big + little + big) == [message, message, message]
 
 
+@SETTINGS
+@given(ccsids.flatmap(lambda c: st.tuples(st.just(c), st.lists(text_in(c), max_size=5))), ORDERS)
+def test_string_list_values_are_blank_padded_to_a_common_length(case: tuple[int, list[str]], order: str) -> None:
+    """Values of different lengths come back padded with blanks (in UTF-16 a blank is 2 bytes)."""
+    ccsid, texts = case
+    codec = CODECS[ccsid]
+    width = max((len(t.encode(codec)) for t in texts), default=0)
+    blank = len(" ".encode(codec))
+    (got,) = decode(encode(Message(8, (StringList(2020, tuple(texts), ccsid),)), byte_order=order))
+    assert got.parameters == (StringList(2020, tuple(t + " " * ((width - len(t.encode(codec))) // blank) for t in texts), ccsid),)
+
+
+def test_encoder_refuses_what_the_decoder_refuses() -> None:
+    """An MQCFSL can hold no more strings than it has bytes: 24 empty strings, not 25."""
+    assert len(decode(encode(Message(8, (StringList(2020, ("",) * 24),))))[0].parameters[0].values) == 24  # type: ignore[union-attr]
+    with pytest.raises(PcfError) as caught:
+        encode(Message(8, (StringList(2020, ("",) * 25),)))
+    assert caught.value.reason == 3068
+
+
 # ---------------------------------------------------------------------------------------------
 # Nothing escapes: arbitrary and mutated input
 
