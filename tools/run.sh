@@ -6,6 +6,6 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$root/tools/venv.sh" ""
 cd "$root"
 if [ $# -eq 0 ]; then
-  set -- decode formats/corpus/sample.pcf --format text
+  set -- serve   # 127.0.0.1:1414, data in ./pcfdata, queue manager QM1; Ctrl-C stops it cleanly
 fi
 exec pcfserver "$@"
