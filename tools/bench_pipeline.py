@@ -88,20 +88,20 @@ def capture_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix == ".pcf")
 
 
-def single_decode(paths: list[Path]) -> tuple[int, float]:
+def single_decode(paths: list[Path]) -> tuple[int, float, float]:
     """The baseline: decode every file and build the rows, in this process."""
     from pcfserver.pipeline import rows
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     count = 0
     for path in paths:
         data = path.read_bytes()
         for messages, _ in rows.decode_file(str(path), data):
             count += messages.num_rows
-    return count, time.perf_counter() - started
+    return count, time.perf_counter() - started, time.process_time() - cpu
 
 
-def single_job(paths: list[Path], output: Path) -> tuple[int, float]:
+def single_job(paths: list[Path], output: Path) -> tuple[int, float, float]:
     """The Spark tasks' own code (rows, statistics, Parquet) over every file, in this process."""
     import pyarrow as pa
 
@@ -110,7 +110,7 @@ def single_job(paths: list[Path], output: Path) -> tuple[int, float]:
     shutil.rmtree(output, ignore_errors=True)
     for folder in ("messages", "problems"):
         (output / folder).mkdir(parents=True)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
 
     def batches() -> Any:
         for path in paths:
@@ -119,7 +119,7 @@ def single_job(paths: list[Path], output: Path) -> tuple[int, float]:
     count = 0
     for stats in tasks.ParquetSink(str(output), "single")(batches()):
         count += sum(stats.column("messages").to_pylist())
-    return count, time.perf_counter() - started
+    return count, time.perf_counter() - started, time.process_time() - cpu
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,11 +156,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         job.run_job(spark, [str(folder)], args.output, overwrite=True, glob_filter="*.pcf")  # warm the workers once
         for round_number in range(1, args.repeat + 1):
-            count, seconds = single_decode(paths)
-            rounds["single_decode"].append({"messages": count, "seconds": seconds})
+            count, seconds, cpu = single_decode(paths)
+            rounds["single_decode"].append({"messages": count, "seconds": seconds, "cpu": cpu})
             decoded = count
-            count, seconds = single_job(paths, Path(args.output + "-single"))
-            rounds["single_job"].append({"messages": count, "seconds": seconds})
+            count, seconds, cpu = single_job(paths, Path(args.output + "-single"))
+            rounds["single_job"].append({"messages": count, "seconds": seconds, "cpu": cpu})
             for writer in writers:
                 jvm_before = _jvm_cpu_seconds(jvm_pid)
                 all_before = _cpu_seconds(jvm_pid)
@@ -168,7 +168,13 @@ def main(argv: list[str] | None = None) -> int:
                 jvm_cpu = _jvm_cpu_seconds(jvm_pid) - jvm_before
                 python_cpu = _cpu_seconds(jvm_pid) - all_before - jvm_cpu
                 rounds[f"spark_{writer}"].append(
-                    {"messages": result.summary["messages"], "seconds": result.seconds, "jvm_cpu": jvm_cpu, "python_cpu": python_cpu}
+                    {
+                        "messages": result.summary["messages"],
+                        "seconds": result.seconds,
+                        "jvm_cpu": jvm_cpu,
+                        "python_cpu": python_cpu,
+                        "cpu": jvm_cpu + python_cpu,
+                    }
                 )
             line = "  ".join(f"{k} {v[-1]['seconds']:.1f}s" for k, v in rounds.items())
             print(f"round {round_number}: {line}  (load {os.getloadavg()[0]:.1f})", flush=True)
@@ -179,24 +185,34 @@ def main(argv: list[str] | None = None) -> int:
         return statistics.median(r[key] for r in rounds[name])
 
     base = median("single_decode")
+    base_cpu = median("single_decode", "cpu")
     print()
-    print(f"{'run':34s} {'seconds':>8s} {'messages/s':>11s} {'vs single':>9s}")
+    print(f"{'run':38s} {'seconds':>8s} {'messages/s':>11s} {'vs single':>9s} {'CPU s':>7s}")
     figures: dict[str, Any] = {"messages": decoded, "files": len(paths), "bytes": total_bytes, "session_start_seconds": round(session_seconds, 2)}
     labels = {"single_decode": "single process: decode + rows", "single_job": "single process: the tasks' whole job"}
     for name in rounds:
         seconds = median(name)
         rate = decoded / seconds
+        cpu = median(name, "cpu")
         label = labels.get(name, f"spark {args.master} job ({name.removeprefix('spark_')} writer)")
-        print(f"{label:34s} {seconds:8.1f} {rate:11,.0f} {base / seconds:8.2f}x")
-        figures[name] = {"seconds": round(seconds, 2), "messages_per_second": round(rate), "ratio_to_single_decode": round(base / seconds, 3)}
+        print(f"{label:38s} {seconds:8.1f} {rate:11,.0f} {base / seconds:8.2f}x {cpu:7.1f}")
+        figures[name] = {
+            "seconds": round(seconds, 2),
+            "messages_per_second": round(rate),
+            "ratio_to_single_decode": round(base / seconds, 3),
+            "cpu_seconds": round(cpu, 2),
+        }
         if name.startswith("spark_"):
             figures[name]["jvm_cpu_seconds"] = round(median(name, "jvm_cpu"), 2)
             figures[name]["python_cpu_seconds"] = round(median(name, "python_cpu"), 2)
             with_start = seconds + session_seconds
             figures[name]["with_session_start"] = {"seconds": round(with_start, 2), "ratio_to_single_decode": round(base / with_start, 3)}
+            # What two otherwise idle cores would give if the job's CPU work split evenly over them:
+            figures[name]["cpu_bound_ratio_on_2_idle_cores"] = round(base_cpu / (cpu / 2), 3)
             print(
-                f"{'  incl. session start':34s} {with_start:8.1f} {decoded / with_start:11,.0f} {base / with_start:8.2f}x"
-                f"   (CPU: JVM {figures[name]['jvm_cpu_seconds']:.1f}s, Python workers {figures[name]['python_cpu_seconds']:.1f}s)"
+                f"{'  incl. session start':38s} {with_start:8.1f} {decoded / with_start:11,.0f} {base / with_start:8.2f}x"
+                f"   (CPU: JVM {figures[name]['jvm_cpu_seconds']:.1f}s, Python workers {figures[name]['python_cpu_seconds']:.1f}s;"
+                f" single-process decode CPU / half the job's CPU = {figures[name]['cpu_bound_ratio_on_2_idle_cores']:.2f})"
             )
     figures["load_average"] = {"before": round(load_before[0], 2), "after": round(os.getloadavg()[0], 2)}
     figures["rounds"] = rounds
