@@ -169,6 +169,17 @@ def _generic_match(pattern: str, value: str) -> bool:
     return value == pattern
 
 
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Commands applied in memory and not yet committed: their answers, undo records and store ops."""
+
+    commands: tuple[Message, ...]
+    answers: list[list[Message]]
+    changed: list[bool]
+    undo: list[tuple[str, object, object]]
+    ops: list[Op]
+
 class Engine:
     """The command engine over one queue manager's registry.  Not thread-safe: serialise calls."""
 
@@ -296,6 +307,22 @@ class Engine:
         Each command applies whole or not at all.  If the commit itself fails, no command of the
         batch changed anything and every changing command is answered MQRC_UNEXPECTED_ERROR.
         """
+        answers, batch = self.apply_batch(commands)
+        try:
+            self.commit(batch)
+        except Exception as exc:
+            return self.abort(batch, exc)
+        return answers
+
+    def apply_batch(self, commands: Sequence[Message]) -> tuple[list[list[Message]], Batch]:
+        """Applies commands in memory only; their answers may be released once ``commit`` returns.
+
+        For group commit pipelined over time: a server may apply the next batch while this one's
+        ``commit`` runs in another thread (``commit`` touches only the store), provided it commits
+        batches in order and, when a commit fails, aborts every later batch first, newest first.
+        """
+        self._undo = []
+        self._pending = []
         answers: list[list[Message]] = []
         changed: list[bool] = []
         for command in commands:
@@ -309,19 +336,24 @@ class Engine:
                 answer = self._unexpected(command, exc)
             answers.append(answer)
             changed.append(len(self._pending) > ops_mark)
-        pending = self._pending
-        if pending:
-            try:
-                self._store.commit(pending)
-            except Exception as exc:
-                log.exception("committing %d store operations failed", len(pending))
-                self._rollback(0, 0)
-                for i, did_change in enumerate(changed):
-                    if did_change:
-                        answers[i] = self._unexpected(commands[i], exc)
-            self._pending = []
-        self._undo.clear()
-        return answers
+        batch = Batch(tuple(commands), answers, changed, self._undo, self._pending)
+        self._undo = []
+        self._pending = []
+        return answers, batch
+
+    def commit(self, batch: Batch) -> None:
+        """Makes a batch's changes durable (one transaction); safe to run in a worker thread."""
+        if batch.ops:
+            self._store.commit(batch.ops)
+
+    def abort(self, batch: Batch, exc: BaseException) -> list[list[Message]]:
+        """Undoes a batch whose commit failed; its answers, with MQRC_UNEXPECTED_ERROR for every changing command."""
+        log.error("committing %d store operations failed: %s", len(batch.ops), exc)
+        self._undo = batch.undo
+        self._pending = []
+        self._rollback(0, 0)
+        self._undo = []
+        return [self._unexpected(c, exc) if did else a for c, a, did in zip(batch.commands, batch.answers, batch.changed, strict=True)]
 
     def _unexpected(self, command: object, exc: BaseException) -> list[Message]:
         """MQRC_UNEXPECTED_ERROR with MQIACF_ERROR_ID holding the reason the server met (S16)."""

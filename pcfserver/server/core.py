@@ -17,12 +17,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 import trio
 
 from pcfserver import mq, names
 from pcfserver.codec import Message
+from pcfserver.engine.engine import Batch
 from pcfserver.engine.responses import error_responses
 from pcfserver.server.capture import DEFAULT_ROTATE_BYTES, Capture, ConnectionCapture
 from pcfserver.server.logs import LOGGER_NAME, CommandLines, Entry
@@ -38,6 +39,16 @@ class Engine(Protocol):
     """What the server needs of the engine (see ``pcfserver.engine``)."""
 
     def execute_batch(self, commands: Sequence[Message]) -> list[list[Message]]: ...
+
+
+class PipelinedEngine(Engine, Protocol):
+    """An engine that applies in memory and commits separately (``pcfserver.engine.Engine``)."""
+
+    def apply_batch(self, commands: Sequence[Message]) -> tuple[list[list[Message]], Batch]: ...
+
+    def commit(self, batch: Batch) -> None: ...
+
+    def abort(self, batch: Batch, exc: BaseException) -> list[list[Message]]: ...
 
 
 @dataclass
@@ -390,30 +401,76 @@ class PcfServer:
             extra={"event": "malformed", "peer": conn.peer, "connection": conn.number, "command": name, "reason": reason, "us": 0},
         )
 
-    async def _engine_task(self) -> None:
+    async def _gather_jobs(self) -> list[_Job] | None:
+        """Every job queued now (at least one, waiting for it), or None once the queue is closed."""
+        try:
+            jobs = [await self._jobs_out.receive()]
+        except trio.EndOfChannel:
+            return None
         while True:
             try:
-                first = await self._jobs_out.receive()
-            except trio.EndOfChannel:
-                return
-            jobs = [first]
-            while True:
+                jobs.append(self._jobs_out.receive_nowait())
+            except (trio.WouldBlock, trio.EndOfChannel):
+                return jobs
+
+    def _release(self, jobs: list[_Job], answers: list[list[Message]]) -> None:
+        """Hands each job its answers (their changes are durable) and wakes its connection."""
+        self.batches_executed += 1
+        i = 0
+        for job in jobs:
+            n = len(job.commands)
+            job.answers = answers[i : i + n]
+            self.commands_executed += n
+            i += n
+            job.done.set()
+        if log.isEnabledFor(logging.INFO):
+            self._log_commands(jobs)
+
+    async def _engine_task(self) -> None:
+        engine = self.engine
+        if self.config.engine_in_thread and hasattr(engine, "apply_batch"):
+            await self._pipelined_engine_task(cast(PipelinedEngine, engine))
+            return
+        while (jobs := await self._gather_jobs()) is not None:
+            answers = await self._run_batch([c for job in jobs for c in job.commands])
+            self._release(jobs, answers)
+
+    async def _pipelined_engine_task(self, engine: PipelinedEngine) -> None:
+        """Group commit, pipelined: batch N+1 is applied in memory while batch N commits.
+
+        The applier (this task) applies whatever has arrived and hands the batch to the
+        committer, which commits batches one after the other in a worker thread and only then
+        releases their answers.  The hand-over channel is unbuffered, so at most one applied
+        batch waits behind the one committing.  If a commit fails, the waiting batch (which may
+        have seen the failed batch's changes) is aborted first, then the failed one, and the
+        waiting batch's commands are run again on the state without them.
+        """
+        send, receive = trio.open_memory_channel[tuple[list[_Job], Batch]](0)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._committer, engine, receive)
+            async with send:
+                while (jobs := await self._gather_jobs()) is not None:
+                    _, batch = engine.apply_batch([c for job in jobs for c in job.commands])
+                    await send.send((jobs, batch))
+
+    async def _committer(self, engine: PipelinedEngine, receive: trio.MemoryReceiveChannel[tuple[list[_Job], Batch]]) -> None:
+        async with receive:
+            async for jobs, batch in receive:
                 try:
-                    jobs.append(self._jobs_out.receive_nowait())
-                except (trio.WouldBlock, trio.EndOfChannel):
-                    break
-            commands = [c for job in jobs for c in job.commands]
-            answers = await self._run_batch(commands)
-            self.batches_executed += 1
-            self.commands_executed += len(commands)
-            i = 0
-            for job in jobs:
-                n = len(job.commands)
-                job.answers = answers[i : i + n]
-                i += n
-                job.done.set()
-            if log.isEnabledFor(logging.INFO):
-                self._log_commands(jobs)
+                    await trio.to_thread.run_sync(engine.commit, batch)
+                except Exception as exc:
+                    waiting: tuple[list[_Job], Batch] | None = None
+                    try:
+                        waiting = receive.receive_nowait()
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        pass
+                    if waiting is not None:
+                        engine.abort(waiting[1], exc)
+                    self._release(jobs, engine.abort(batch, exc))
+                    if waiting is not None:
+                        self._release(waiting[0], await self._run_batch([c for job in waiting[0] for c in job.commands]))
+                    continue
+                self._release(jobs, batch.answers)
 
     def _log_commands(self, jobs: list[_Job]) -> None:
         """One record for the whole batch; the formatters write one line per command."""

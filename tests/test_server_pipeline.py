@@ -1,0 +1,91 @@
+"""Group commit pipelined over time: a batch waits, applied, while the one before it commits.
+
+When a commit fails, the batch behind it may have seen the failed batch's changes; it must be
+undone and run again, so that no answer ever reflects a change that is not on disk.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+import trio
+
+from pcfserver import Integer, Message, String, mq
+from pcfserver.client import connect
+from pcfserver.engine import open_engine
+from pcfserver.engine.engine import Batch, Engine
+from pcfserver.server.core import PcfServer, ServerConfig
+
+
+class GatedEngine:
+    """A real engine whose first commit waits for a gate and then fails (a full disk, say)."""
+
+    def __init__(self, inner: Engine) -> None:
+        self.inner = inner
+        self.gate = threading.Event()
+        self.committing = threading.Event()
+        self.commits = 0
+
+    def execute_batch(self, commands: Sequence[Message]) -> list[list[Message]]:
+        return self.inner.execute_batch(commands)
+
+    def apply_batch(self, commands: Sequence[Message]) -> tuple[list[list[Message]], Batch]:
+        return self.inner.apply_batch(commands)
+
+    def commit(self, batch: Batch) -> None:
+        self.commits += 1
+        if self.commits == 1:
+            self.committing.set()
+            self.gate.wait(10)
+            raise OSError("disk full")
+        self.inner.commit(batch)
+
+    def abort(self, batch: Batch, exc: BaseException) -> list[list[Message]]:
+        return self.inner.abort(batch, exc)
+
+
+def _create(name: str) -> Message:
+    return Message(mq.MQCMD_CREATE_Q, (String(mq.MQCA_Q_NAME, name), Integer(mq.MQIA_Q_TYPE, mq.MQQT_LOCAL)))
+
+
+def _inquire(name: str) -> Message:
+    return Message(mq.MQCMD_INQUIRE_Q_NAMES, (String(mq.MQCA_Q_NAME, name),))
+
+
+async def test_a_failed_commit_undoes_the_batch_behind_it_and_runs_it_again() -> None:
+    engine = GatedEngine(open_engine(None))
+    server = PcfServer(engine, ServerConfig(host="127.0.0.1", port=0))
+    results: dict[str, list[Message]] = {}
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(server.serve)
+            assert server.address is not None
+            host, port = server.address
+
+            async def run(key: str, message: Message) -> None:
+                async with connect(host, port) as client:
+                    results[key] = await client.execute(message, check_failure=False)
+
+            async with trio.open_nursery() as clients:
+                clients.start_soon(run, "first", _create("LOST.Q"))
+                await trio.to_thread.run_sync(engine.committing.wait, 10)
+                # While LOST.Q's commit hangs, a second batch is applied: it sees LOST.Q.
+                clients.start_soon(run, "second", _inquire("LOST.*"))
+                clients.start_soon(run, "third", _create("KEPT.Q"))
+                await trio.sleep(0.2)
+                engine.gate.set()
+            async with connect(host, port) as client:
+                after = await client.execute(_inquire("*"), check_failure=False)
+            server.shutdown()
+    first = results["first"]
+    assert (first[0].comp_code, first[0].reason) == (mq.MQCC_FAILED, mq.MQRC_UNEXPECTED_ERROR)
+    # The inquiry was run again after the failure: LOST.Q is not there, and never was on disk.
+    (names_answer,) = results["second"]
+    listed = names_answer.get(mq.MQCACF_Q_NAMES)
+    assert listed is not None and [v.strip() for v in getattr(listed, "values", ())] == []
+    assert [(m.comp_code, m.reason) for m in results["third"]] == [(mq.MQCC_OK, mq.MQRC_NONE)]
+    listed_after = after[0].get(mq.MQCACF_Q_NAMES)
+    on_disk_and_in_memory = [v.strip() for v in getattr(listed_after, "values", ())]
+    assert "KEPT.Q" in on_disk_and_in_memory
+    assert "LOST.Q" not in on_disk_and_in_memory
