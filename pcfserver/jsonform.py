@@ -63,11 +63,15 @@ def parameter_to_json(item: Parameter, default_ccsid: int = DEFAULT_CCSID) -> di
             out["value_names"] = [names.value_name(item.parameter, v) for v in item.values]
     elif isinstance(item, String):
         out["ccsid"] = item.ccsid
-        out["string_length"] = _encoded_length(item.value, item.ccsid, default_ccsid)
+        out["string_length"] = item.string_length if item.string_length is not None else _encoded_length(item.value, item.ccsid, default_ccsid)
         out["value"] = item.value
     elif isinstance(item, StringList):
         out["ccsid"] = item.ccsid
-        out["string_length"] = max((_encoded_length(v, item.ccsid, default_ccsid) for v in item.values), default=0)
+        out["string_length"] = (
+            item.string_length
+            if item.string_length is not None
+            else max((_encoded_length(v, item.ccsid, default_ccsid) for v in item.values), default=0)
+        )
         out["values"] = list(item.values)
     elif isinstance(item, ByteString):
         out["value_hex"] = item.value.hex()

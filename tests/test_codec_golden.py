@@ -25,10 +25,7 @@ BY_NAME = {stem[4:]: stem for stem in STREAMS}  # "several-faults" -> "076-sever
 ERROR_KEYS = ("reason", "reason_name", "offset")
 
 # Known differences from the expectation, each a reported discrepancy: tests marked xfail(strict).
-KNOWN = {
-    ("lax", "ccsid-invalid-utf8"): "string_length of a string with bytes invalid in its CCSID is the length of the "
-    "U+FFFD replacement text (7), not the wire StringLength (5): the model keeps no StringLength",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def load(stem: str) -> tuple[bytes, dict[str, Any]]:

@@ -225,13 +225,13 @@ def _parameters(
                 raise Incomplete(p + sl)
             raw = buf[p + 20 : p + 20 + n]
             if n > _CACHED_STRING_BYTES:
-                append(_new_string(pid, _text(opts, raw, ccsid, pid, p), ccsid))
+                append(_new_string(pid, _text(opts, raw, ccsid, pid, p), ccsid, n))
             else:
                 skey = (pid, ccsid, raw if type(raw) is bytes else bytes(raw))
                 text_item = strings.get(skey)
                 if text_item is None:
                     seen = len(opts.warnings)
-                    text_item = _new_string(pid, _text(opts, raw, ccsid, pid, p), ccsid)
+                    text_item = _new_string(pid, _text(opts, raw, ccsid, pid, p), ccsid, n)
                     if len(opts.warnings) == seen:  # only values that decoded cleanly are shared
                         if len(strings) >= _CACHE_LIMIT:
                             strings.clear()
@@ -300,7 +300,7 @@ def _parameters(
             texts = tuple(
                 _text(opts, buf[start + i * each : start + (i + 1) * each], ccsid, pid, p) for i in range(n)
             )
-            append(StringList(pid, texts, ccsid))
+            append(StringList(pid, texts, ccsid, each))
         else:  # one string or byte string, possibly a filter
             n = values[-1]
             _variable_length(row, sl, max(n, 0), n, pid, p)

@@ -103,6 +103,8 @@ class String:
     parameter: int
     value: str
     ccsid: int = 0
+    string_length: int | None = field(default=None, compare=False)
+    """StringLength as read from the wire (None when built in code: the encoded length)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +133,8 @@ class StringList:
     parameter: int
     values: tuple[str, ...]
     ccsid: int = 0
+    string_length: int | None = field(default=None, compare=False)
+    """StringLength (of each string) as read from the wire (None when built in code)."""
 
 
 @dataclass(frozen=True, slots=True)
