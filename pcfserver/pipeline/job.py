@@ -91,8 +91,10 @@ def session(
 
     Local mode binds to 127.0.0.1, runs the workers with this Python and disables the UI.
     ``light_jvm`` (for the arrow writer, where the JVM only lists and moves bytes) limits the JIT
-    to C1: C2 compilation cost seconds of CPU that the Python tasks needed; Spark's own
-    Parquet writer needs C2.
+    to C1 and uses the parallel collector: C2 compilation and G1's concurrent marking of the
+    capture-sized byte arrays cost seconds of CPU that the Python tasks needed (measured: JVM
+    CPU of a cold 800,000-message job 10.1 s with C2 and G1, 6.9 s with C1, 5.4 s with both
+    changes).  Spark's own Parquet writer needs C2.
     """
     builder = SparkSession.builder.appName(app_name)
     if not _in_spark_submit():
@@ -107,7 +109,7 @@ def session(
                 .config("spark.ui.enabled", "false")
             )
             if light_jvm:
-                builder = builder.config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1")
+                builder = builder.config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseParallelGC")
     elif master:
         builder = builder.master(master)
     if not sys.stderr.isatty():
