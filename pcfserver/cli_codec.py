@@ -7,12 +7,11 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO
 
 from pcfserver.codec import Message, PcfError, StreamDecoder, encode
 from pcfserver.codec.ccsid import DEFAULT_CCSID, codec_for
-from pcfserver.jsonform import JsonFormError, message_from_json, message_to_json, message_to_text
+from pcfserver.jsonform import JsonFormError, json_objects, message_from_json, message_to_json, message_to_text
 
 CHUNK = 1 << 20
 
@@ -131,27 +130,6 @@ def _decode(args: argparse.Namespace) -> int:
     return 1 if malformed else 0
 
 
-def _json_objects(text: str) -> Iterator[tuple[str, Any]]:
-    stripped = text.strip()
-    if not stripped:
-        return
-    if stripped.startswith("["):
-        try:
-            whole = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise JsonFormError(f"input: not valid JSON: {exc}") from None
-        for i, obj in enumerate(whole):
-            yield f"message {i + 1}", obj
-        return
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            yield f"line {number}", json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise JsonFormError(f"line {number}: not valid JSON: {exc.msg}") from None
-
-
 def _encode(args: argparse.Namespace) -> int:
     source, _ = _open_input(args.file)
     try:
@@ -164,7 +142,7 @@ def _encode(args: argparse.Namespace) -> int:
             source.close()
     chunks: list[bytes] = []
     try:
-        for where, obj in _json_objects(text):
+        for where, obj in json_objects(text):
             message = message_from_json(obj, where)
             order = args.byte_order or message.byte_order
             try:

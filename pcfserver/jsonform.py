@@ -7,6 +7,7 @@ or ``8``; ``"value": "MQQT_LOCAL"``), so hand-written command files stay readabl
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -126,8 +127,9 @@ class JsonFormError(ValueError):
     """A JSON object that does not describe a PCF message; says where."""
 
 
-def _number(value: Any, where: str, prefixes: tuple[str, ...] = ()) -> int:
-    if isinstance(value, bool):
+def parse_number(value: Any, where: str, prefixes: tuple[str, ...] = ()) -> int:
+    """A number given as a number or a constant name; JsonFormError says where it is not."""
+    if isinstance(value, bool) or value is None:
         raise JsonFormError(f"{where}: expected a number or a name, got {value!r}")
     if isinstance(value, int):
         return value
@@ -143,11 +145,11 @@ def _int_field(obj: dict[str, Any], key: str, where: str, default: int | None = 
     if key not in obj or obj[key] is None:
         name_key = f"{key}_name"
         if name_key in obj and obj[name_key] is not None:
-            return _number(obj[name_key], f"{where}.{name_key}", prefixes)
+            return parse_number(obj[name_key], f"{where}.{name_key}", prefixes)
         if default is None:
             raise JsonFormError(f"{where}: missing {key!r}")
         return default
-    return _number(obj[key], f"{where}.{key}", prefixes)
+    return parse_number(obj[key], f"{where}.{key}", prefixes)
 
 
 def _text(value: Any, where: str) -> str:
@@ -171,7 +173,7 @@ def _struct_name(obj: dict[str, Any], where: str) -> str:
     if isinstance(raw, str) and raw in _CLASS_OF:
         return raw
     if raw is not None or type_name is not None:
-        value = _number(raw if raw is not None else type_name, f"{where}.type", ("MQCFT_",))
+        value = parse_number(raw if raw is not None else type_name, f"{where}.type", ("MQCFT_",))
         if value in _STRUCT_OF_TYPE:
             return _STRUCT_OF_TYPE[value]
         raise JsonFormError(f"{where}: structure type {value} is not a parameter structure")
@@ -190,7 +192,7 @@ def parameter_from_json(obj: Any, where: str = "parameter") -> Parameter:
                 return names.value_from_name(pid, raw)
             except ValueError as exc:
                 raise JsonFormError(f"{at}: {exc}") from None
-        return _number(raw, at)
+        return parse_number(raw, at)
 
     if struct in ("MQCFIN", "MQCFIN64"):
         value = value_of(obj.get("value", obj.get("value_name")), f"{where}.value")
@@ -257,6 +259,31 @@ def message_from_json(obj: Any, where: str = "message") -> Message:
         reason=_int_field(obj, "reason", where, mq.MQRC_NONE, ("MQRC_", "MQRCCF_")),
         byte_order=byte_order,
     )
+
+
+def json_objects(text: str) -> Iterator[tuple[str, Any]]:
+    """The objects of a JSON document (object or array) or of JSON Lines, each with where it was."""
+    stripped = text.strip()
+    if not stripped:
+        return
+    try:
+        whole = json.loads(stripped)
+    except json.JSONDecodeError:
+        whole = None
+    if isinstance(whole, list):
+        for i, obj in enumerate(whole):
+            yield f"message {i + 1}", obj
+        return
+    if isinstance(whole, dict):
+        yield "message 1", whole
+        return
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            yield f"line {number}", json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise JsonFormError(f"line {number}: not valid JSON: {exc.msg}") from None
 
 
 # ---------------------------------------------------------------------------------------------

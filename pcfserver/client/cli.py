@@ -10,13 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
-from typing import Any
 
 from pcfserver.client.protocol import PcfClientError, failure_of
 from pcfserver.client.sync import SyncClient
 from pcfserver.codec import Message, PcfError
-from pcfserver.jsonform import JsonFormError, message_from_json, message_to_json, message_to_text
+from pcfserver.jsonform import JsonFormError, json_objects, message_from_json, message_to_json, message_to_text
 
 
 class UsageError(Exception):
@@ -30,31 +28,6 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text", help="readable tree (default) or JSON Lines")
     parser.add_argument("--byte-order", choices=("big", "little"), default=None, help="send every command in this byte order (default: each command's byte_order, else big)")
     parser.add_argument("--timeout", type=float, default=30.0, metavar="S", help="seconds to wait for the server (default 30)")
-
-
-def json_objects(text: str) -> Iterator[tuple[str, Any]]:
-    """The objects of a JSON document (object or array) or of JSON Lines, each with where it was."""
-    stripped = text.strip()
-    if not stripped:
-        return
-    try:
-        whole = json.loads(stripped)
-    except json.JSONDecodeError:
-        whole = None
-    if isinstance(whole, list):
-        for i, obj in enumerate(whole):
-            yield f"message {i + 1}", obj
-        return
-    if isinstance(whole, dict):
-        yield "message 1", whole
-        return
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            yield f"line {number}", json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise JsonFormError(f"line {number}: not valid JSON: {exc.msg}") from None
 
 
 def read_commands(path: str) -> list[Message]:

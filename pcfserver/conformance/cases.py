@@ -35,9 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pcfserver import names
 from pcfserver.codec import Message, encode
-from pcfserver.jsonform import JsonFormError, message_from_json
+from pcfserver.jsonform import JsonFormError, message_from_json, parse_number
 
 CASES_DIR = Path(__file__).resolve().parent.parent.parent / "formats" / "conformance"
 
@@ -100,16 +99,10 @@ class Group:
 
 
 def _number(value: Any, where: str, prefixes: tuple[str, ...] = ()) -> int:
-    if isinstance(value, bool) or value is None:
-        raise CaseError(f"{where}: expected a number or a constant name, got {value!r}")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str):
-        try:
-            return names.number_from_name(value, prefixes)
-        except ValueError:
-            pass
-    raise CaseError(f"{where}: expected a number or a constant name, got {value!r}")
+    try:
+        return parse_number(value, where, prefixes)
+    except JsonFormError as exc:
+        raise CaseError(str(exc)) from None
 
 
 def _command(obj: Any, where: str) -> Command:

@@ -668,12 +668,17 @@ class Engine:
         attrs.update(p.attrs)
         return self._define(command, name, qtype, attrs, existing)
 
-    def _change_q(self, command: Message, p: _Parsed) -> list[Message]:
+    def _named_queue(self, p: _Parsed) -> tuple[str, Queue]:
+        """The queue a command's QName names; MQRC_UNKNOWN_OBJECT_NAME when there is none."""
         name = p.values[_Q_NAME]
         assert isinstance(name, str)
         record = self._queues.get(name)
         if record is None:
             raise _Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        return name, record
+
+    def _change_q(self, command: Message, p: _Parsed) -> list[Message]:
+        name, record = self._named_queue(p)
         if record.qtype != p.qtype:
             raise _Reject(mq.MQRCCF_OBJECT_WRONG_TYPE)
         given = p.attrs
@@ -691,11 +696,7 @@ class Engine:
         return self._ok(command)
 
     def _delete_q(self, command: Message, p: _Parsed) -> list[Message]:
-        name = p.values[_Q_NAME]
-        assert isinstance(name, str)
-        record = self._queues.get(name)
-        if record is None:
-            raise _Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        name, record = self._named_queue(p)
         wanted = p.values.get(_Q_TYPE)
         if wanted is not None and wanted != record.qtype:
             raise _Reject(mq.MQRCCF_OBJECT_WRONG_TYPE)
@@ -709,11 +710,7 @@ class Engine:
         return self._ok(command)
 
     def _clear_q(self, command: Message, p: _Parsed) -> list[Message]:
-        name = p.values[_Q_NAME]
-        assert isinstance(name, str)
-        record = self._queues.get(name)
-        if record is None:
-            raise _Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        name, record = self._named_queue(p)
         if record.qtype != _QT_LOCAL:
             raise _Reject(mq.MQRCCF_Q_WRONG_TYPE)
         status = self._status.get(name)
