@@ -236,3 +236,8 @@ def test_the_pipeline_command_does_not_load_spark_or_arrow() -> None:
         "bad = [m for m in ('pyspark', 'pyarrow', 'pandas') if m in sys.modules]; assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_pipeline_module_runs_as_a_spark_submit_script() -> None:
+    done = subprocess.run([sys.executable, str(ROOT / "pcfserver" / "pipeline" / "cli.py"), "--help"], capture_output=True, text=True, check=True)
+    assert "--output DIR" in done.stdout and "spark-submit" in done.stdout
