@@ -177,7 +177,10 @@ def main(argv: list[str] | None = None) -> int:
                     }
                 )
             line = "  ".join(f"{k} {v[-1]['seconds']:.1f}s" for k, v in rounds.items())
-            print(f"round {round_number}: {line}  (load {os.getloadavg()[0]:.1f})", flush=True)
+            paired = "  ".join(
+                f"{w} {rounds['single_decode'][-1]['seconds'] / rounds[f'spark_{w}'][-1]['seconds']:.2f}x" for w in writers
+            )
+            print(f"round {round_number}: {line}  ratio {paired}  (load {os.getloadavg()[0]:.1f})", flush=True)
     finally:
         spark.stop()
 
@@ -207,6 +210,9 @@ def main(argv: list[str] | None = None) -> int:
             figures[name]["python_cpu_seconds"] = round(median(name, "python_cpu"), 2)
             with_start = seconds + session_seconds
             figures[name]["with_session_start"] = {"seconds": round(with_start, 2), "ratio_to_single_decode": round(base / with_start, 3)}
+            paired = sorted(d["seconds"] / r["seconds"] for d, r in zip(rounds["single_decode"], rounds[name], strict=True))
+            figures[name]["paired_ratios"] = [round(x, 3) for x in paired]
+            print(f"{'  ratio of each round':38s} median {statistics.median(paired):.2f}x, range {paired[0]:.2f}x-{paired[-1]:.2f}x")
             # What two otherwise idle cores would give if the job's CPU work split evenly over them:
             figures[name]["cpu_bound_ratio_on_2_idle_cores"] = round(base_cpu / (cpu / 2), 3)
             print(
