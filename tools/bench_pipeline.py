@@ -159,8 +159,6 @@ def main(argv: list[str] | None = None) -> int:
             count, seconds, cpu = single_decode(paths)
             rounds["single_decode"].append({"messages": count, "seconds": seconds, "cpu": cpu})
             decoded = count
-            count, seconds, cpu = single_job(paths, Path(args.output + "-single"))
-            rounds["single_job"].append({"messages": count, "seconds": seconds, "cpu": cpu})
             for writer in writers:
                 jvm_before = _jvm_cpu_seconds(jvm_pid)
                 all_before = _cpu_seconds(jvm_pid)
@@ -176,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
                         "cpu": jvm_cpu + python_cpu,
                     }
                 )
+            count, seconds, cpu = single_job(paths, Path(args.output + "-single"))
+            rounds["single_job"].append({"messages": count, "seconds": seconds, "cpu": cpu})
             line = "  ".join(f"{k} {v[-1]['seconds']:.1f}s" for k, v in rounds.items())
             paired = "  ".join(
                 f"{w} {rounds['single_decode'][-1]['seconds'] / rounds[f'spark_{w}'][-1]['seconds']:.2f}x" for w in writers
