@@ -11,7 +11,17 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-FORMATS_DIR = Path(__file__).resolve().parent.parent / "formats"
+
+def _formats_dir() -> Path:
+    """formats/ beside the package in a checkout, or pcfserver/formats inside an installed wheel."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "formats", here / "formats"):
+        if (candidate / "constants.tsv").is_file():
+            return candidate
+    raise FileNotFoundError(f"the formats/ tables are neither beside nor inside {here}")
+
+
+FORMATS_DIR = _formats_dir()
 
 
 def read_table(name: str) -> list[dict[str, str]]:

@@ -37,8 +37,9 @@ from typing import Any
 
 from pcfserver.codec import Message, encode
 from pcfserver.jsonform import JsonFormError, message_from_json, parse_number
+from pcfserver.tables import FORMATS_DIR
 
-CASES_DIR = Path(__file__).resolve().parent.parent.parent / "formats" / "conformance"
+CASES_DIR = FORMATS_DIR / "conformance"
 
 
 class CaseError(ValueError):
