@@ -5,14 +5,16 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 extras=${1:-}
 venv="$root/.venv"
-stamp="$venv/.installed-$(sha1sum "$root/pyproject.toml" | cut -c1-12)-${extras//,/_}"
+hash=$(sha1sum "$root/pyproject.toml" | cut -c1-12)
+stamp="$venv/.installed-$hash-${extras//,/_}"
 if [ ! -f "$stamp" ]; then
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip >&2
   spec="$root"
   [ -n "$extras" ] && spec="$root[$extras]"
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$spec" >&2
-  rm -f "$venv"/.installed-*
+  # stamps of an older pyproject.toml go; those of other extras with this one stay valid
+  find "$venv" -maxdepth 1 -name '.installed-*' ! -name ".installed-$hash-*" -delete
   touch "$stamp"
 fi
 export PATH="$venv/bin:$PATH"
