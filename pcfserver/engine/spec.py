@@ -92,6 +92,15 @@ FAMILY: dict[type[Parameter], int] = {
 }
 
 
+def in_domain(value: int, values: frozenset[int] | None, has_range: bool, low: int, high: int) -> bool:
+    """Whether an integer is allowed: in the value set or the range (either may be absent)."""
+    if values is None and not has_range:
+        return True
+    if values is not None and value in values:
+        return True
+    return has_range and low <= value <= high
+
+
 @dataclass(frozen=True, slots=True)
 class Attribute:
     """One queue or queue manager attribute (a row of queue-attributes.tsv / qmgr-attributes.tsv)."""
@@ -112,11 +121,7 @@ class Attribute:
     value_reason: int
 
     def value_ok(self, value: int) -> bool:
-        if self.values is None and not self.has_range:
-            return True
-        if self.values is not None and value in self.values:
-            return True
-        return self.has_range and self.low <= value <= self.high
+        return in_domain(value, self.values, self.has_range, self.low, self.high)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,11 +146,7 @@ class Param:
     attribute: Attribute | None
 
     def value_ok(self, value: int) -> bool:
-        if self.values is None and not self.has_range:
-            return True
-        if self.values is not None and value in self.values:
-            return True
-        return self.has_range and self.low <= value <= self.high
+        return in_domain(value, self.values, self.has_range, self.low, self.high)
 
 
 @dataclass(frozen=True, slots=True)
