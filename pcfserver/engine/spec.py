@@ -204,9 +204,34 @@ def _default(text: str, is_string: bool) -> AttrValue:
     return value_of(text)
 
 
-def _queue_attribute(row: dict[str, str]) -> Attribute:
+def _attribute(row: dict[str, str], applies: frozenset[int], defaults: dict[int, AttrValue], zos: bool) -> Attribute:
+    """An Attribute from the columns queue-attributes.tsv and qmgr-attributes.tsv share."""
     struct = row["struct"]
-    is_string = struct in ("MQCFST", "MQCFSL")
+    low, high, has_range = _range(row["range"])
+    return Attribute(
+        name=row["name"],
+        pid=value_of(row["parameter"]),
+        struct=struct,
+        is_string=_is_string(struct),
+        values=_values(row["values"]),
+        low=low,
+        high=high,
+        has_range=has_range,
+        max_length=_length(row["max_length"]),
+        applies=applies,
+        defaults=defaults,
+        access=row["access"],
+        zos=zos,
+        value_reason=_reason(row.get("value_reason", "")),
+    )
+
+
+def _is_string(struct: str) -> bool:
+    return struct in ("MQCFST", "MQCFSL")
+
+
+def _queue_attribute(row: dict[str, str]) -> Attribute:
+    is_string = _is_string(row["struct"])
     applies = frozenset(QUEUE_TYPES[t] for t in row["applies_to"].split(",") if t in QUEUE_TYPES)
     defaults: dict[int, AttrValue] = {}
     for word, qtype in QUEUE_TYPES.items():
@@ -216,47 +241,13 @@ def _queue_attribute(row: dict[str, str]) -> Attribute:
         if not text and not is_string:
             raise ValueError(f"queue-attributes.tsv: {row['name']} has no default for {word} queues")
         defaults[qtype] = _default(text, is_string)
-    low, high, has_range = _range(row["range"])
-    return Attribute(
-        name=row["name"],
-        pid=value_of(row["parameter"]),
-        struct=struct,
-        is_string=is_string,
-        values=_values(row["values"]),
-        low=low,
-        high=high,
-        has_range=has_range,
-        max_length=_length(row["max_length"]),
-        applies=applies,
-        defaults=defaults,
-        access=row["access"],
-        zos=row["platforms"] == "zos",
-        value_reason=_reason(row.get("value_reason", "")),
-    )
+    return _attribute(row, applies, defaults, zos=row["platforms"] == "zos")
 
 
 def _qmgr_attribute(row: dict[str, str]) -> Attribute:
-    struct = row["struct"]
-    is_string = struct in ("MQCFST", "MQCFSL")
     text = row["default"]
-    default: AttrValue = text if is_string or text.startswith("@") else value_of(text)
-    low, high, has_range = _range(row["range"])
-    return Attribute(
-        name=row["name"],
-        pid=value_of(row["parameter"]),
-        struct=struct,
-        is_string=is_string,
-        values=_values(row["values"]),
-        low=low,
-        high=high,
-        has_range=has_range,
-        max_length=_length(row["max_length"]),
-        applies=frozenset(),
-        defaults={0: default},
-        access=row["access"],
-        zos=False,
-        value_reason=_reason(row.get("value_reason", "")),
-    )
+    default: AttrValue = text if _is_string(row["struct"]) or text.startswith("@") else value_of(text)
+    return _attribute(row, frozenset(), {0: default}, zos=False)
 
 
 def _param_from_attribute(attr: Attribute, required: bool = False, position: int = 0) -> Param:
