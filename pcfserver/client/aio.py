@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 
 import trio
 
-from pcfserver.client.protocol import ClientProtocol, PcfConnectionClosed, check, failure_of
+from pcfserver.client.protocol import ClientProtocol, PcfConnectionClosed, check, raise_first_failure
 from pcfserver.codec import Message
 
 RECEIVE_SIZE = 65536
@@ -42,10 +42,7 @@ class Client:
                 for _ in messages:
                     answers.append(await self._receive_answer())
         if check_failure:
-            for answer in answers:
-                error = failure_of(answer)
-                if error is not None:
-                    raise error
+            raise_first_failure(answers)
         return answers
 
     async def send_raw(self, data: bytes) -> None:

@@ -70,6 +70,14 @@ def failure_of(responses: Sequence[Message]) -> PcfCommandError | None:
     return PcfCommandError(specific.reason, specific.int_value(mq.MQIACF_PARAMETER_ID), responses)
 
 
+def raise_first_failure(answers: Sequence[Sequence[Message]]) -> None:
+    """Raises PcfCommandError for the first failed answer of several commands, if any failed."""
+    for answer in answers:
+        error = failure_of(answer)
+        if error is not None:
+            raise error
+
+
 def check(responses: list[Message]) -> list[Message]:
     """The responses, or PcfCommandError when the command failed."""
     error = failure_of(responses)

@@ -6,7 +6,7 @@ import socket
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from pcfserver.client.protocol import ClientProtocol, PcfConnectionClosed, check, failure_of
+from pcfserver.client.protocol import ClientProtocol, PcfConnectionClosed, check, raise_first_failure
 from pcfserver.codec import Message
 
 RECEIVE_SIZE = 65536
@@ -53,10 +53,7 @@ class SyncClient:
         for _ in range(pending):
             answers.append(self.receive_answer())
         if check_failure:
-            for answer in answers:
-                error = failure_of(answer)
-                if error is not None:
-                    raise error
+            raise_first_failure(answers)
         return answers
 
     def send_raw(self, data: bytes) -> None:
