@@ -290,17 +290,18 @@ def json_objects(text: str) -> Iterator[tuple[str, Any]]:
 # Text tree
 
 
-def _named(name: str | None, value: int) -> str:
+def named(name: str | None, value: int) -> str:
+    """``MQQT_LOCAL (1)``, or the bare number when it has no name."""
     return f"{name} ({value})" if name else str(value)
 
 
 def _parameter_lines(item: Parameter, indent: str) -> Iterator[str]:
     struct = item.STRUCT
-    label = f"{indent}{struct:<8} {_named(names.parameter_name(item.parameter, struct), item.parameter)}"
+    label = f"{indent}{struct:<8} {named(names.parameter_name(item.parameter, struct), item.parameter)}"
     if isinstance(item, (Integer, Integer64)):
-        yield f"{label}: {_named(names.value_name(item.parameter, item.value), item.value)}"
+        yield f"{label}: {named(names.value_name(item.parameter, item.value), item.value)}"
     elif isinstance(item, (IntegerList, Integer64List)):
-        shown = ", ".join(_named(names.value_name(item.parameter, v), v) for v in item.values)
+        shown = ", ".join(named(names.value_name(item.parameter, v), v) for v in item.values)
         yield f"{label}: [{shown}]"
     elif isinstance(item, String):
         yield f"{label}: {item.value!r} (CCSID {item.ccsid})"
@@ -313,7 +314,7 @@ def _parameter_lines(item: Parameter, indent: str) -> Iterator[str]:
         for member in item.parameters:
             yield from _parameter_lines(member, indent + "    ")
     else:
-        operator = _named(names.number_name(("MQCFOP",), item.operator), item.operator)
+        operator = named(names.number_name(("MQCFOP",), item.operator), item.operator)
         shown = f"0x{item.value.hex()}" if isinstance(item, ByteStringFilter) else repr(item.value)
         yield f"{label}: {operator} {shown}"
 
@@ -323,19 +324,19 @@ def message_to_text(message: Message, index: int) -> str:
     lines = [f"Message {index} at offset {message.offset}, {message.length} bytes, {order}"]
     if message.error is not None:
         e = message.error
-        lines.append(f"  ERROR {_named(e.reason_name, e.reason)} at offset {e.offset}: {e.detail}")
+        lines.append(f"  ERROR {named(e.reason_name, e.reason)} at offset {e.offset}: {e.detail}")
     lines.append(
-        f"  MQCFH    Type {_named(names.type_name(message.type), message.type)}, Version {message.version}, "
-        f"Command {_named(names.command_name(message.command), message.command)}"
+        f"  MQCFH    Type {named(names.type_name(message.type), message.type)}, Version {message.version}, "
+        f"Command {named(names.command_name(message.command), message.command)}"
     )
     lines.append(
-        f"           MsgSeqNumber {message.msg_seq_number}, Control {_named(names.number_name(('MQCFC',), message.control), message.control)}, "
-        f"CompCode {_named(names.comp_code_name(message.comp_code), message.comp_code)}, "
-        f"Reason {_named(names.reason_name(message.reason), message.reason)}, "
+        f"           MsgSeqNumber {message.msg_seq_number}, Control {named(names.number_name(('MQCFC',), message.control), message.control)}, "
+        f"CompCode {named(names.comp_code_name(message.comp_code), message.comp_code)}, "
+        f"Reason {named(names.reason_name(message.reason), message.reason)}, "
         f"ParameterCount {len(message.parameters) if message.parameter_count is None else message.parameter_count}"
     )
     for item in message.parameters:
         lines.extend(_parameter_lines(item, "  "))
     for warning in message.warnings:
-        lines.append(f"  warning {_named(warning.reason_name, warning.reason)} at offset {warning.offset}: {warning.detail}")
+        lines.append(f"  warning {named(warning.reason_name, warning.reason)} at offset {warning.offset}: {warning.detail}")
     return "\n".join(lines)

@@ -12,6 +12,7 @@ from pcfserver.client.protocol import PcfClientError, PcfConnectionClosed, failu
 from pcfserver.client.sync import SyncClient
 from pcfserver.codec import Integer, Integer64, IntegerList, Message, Parameter, String, StringList
 from pcfserver.conformance.cases import Case, Command, Expect, Group
+from pcfserver.jsonform import named
 
 
 @dataclass
@@ -57,10 +58,6 @@ def _parameter(value: int | None) -> str:
     return f"{names.parameter_name(value) or '?'} ({value})"
 
 
-def _number_name(value: int, name: str | None) -> str:
-    return f"{name} ({value})" if name else str(value)
-
-
 def _shown(item: Parameter | None) -> str:
     if item is None:
         return "absent"
@@ -83,9 +80,9 @@ def shape_problems(command: Message, answer: Sequence[Message], expected_command
         return ["no response message"]
     for i, m in enumerate(answer, 1):
         if m.type != mq.MQCFT_RESPONSE:
-            problems.append(f"message {i}: Type expected MQCFT_RESPONSE (2), actual {_number_name(m.type, names.type_name(m.type))}")
+            problems.append(f"message {i}: Type expected MQCFT_RESPONSE (2), actual {named(names.type_name(m.type), m.type)}")
         if m.command != code:
-            problems.append(f"message {i}: Command expected {_number_name(code, names.command_name(code))}, actual {_number_name(m.command, names.command_name(m.command))}")
+            problems.append(f"message {i}: Command expected {named(names.command_name(code), code)}, actual {named(names.command_name(m.command), m.command)}")
         if m.msg_seq_number != i:
             problems.append(f"message {i}: MsgSeqNumber expected {i}, actual {m.msg_seq_number}")
         want = mq.MQCFC_LAST if i == len(answer) else mq.MQCFC_NOT_LAST
