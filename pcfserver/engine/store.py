@@ -126,6 +126,18 @@ def _fsync_directory(path: Path) -> None:
         os.close(fd)
 
 
+# Rows per INSERT statement: the statement texts (one per size up to this) stay in the
+# connection's statement cache, and 64 * 3 parameters is far under SQLite's limit.
+_ROWS_PER_INSERT = 64
+
+
+def _insert_many(db: sqlite3.Connection, head: str, row: str, rows: Sequence[tuple[object, ...]]) -> None:
+    """``head`` + ``row`` repeated: many rows per statement, in order (a later row replaces an earlier one)."""
+    for start in range(0, len(rows), _ROWS_PER_INSERT):
+        chunk = rows[start : start + _ROWS_PER_INSERT]
+        db.execute(head + ",".join([row] * len(chunk)), [value for r in chunk for value in r])
+
+
 class SqliteStore:
     """The registry in ``<data_dir>/registry.sqlite3`` (stdlib sqlite3, WAL, synchronous=FULL)."""
 
@@ -134,7 +146,9 @@ class SqliteStore:
         self.path = data_dir / DB_NAME
         # isolation_level=None: no implicit transactions; BEGIN/COMMIT are issued explicitly.
         # check_same_thread=False: the server may call from a worker thread; it serialises calls.
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=0.5)
+        self._db = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=0.5, cached_statements=2 * _ROWS_PER_INSERT + 64
+        )
         try:
             mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
@@ -195,44 +209,56 @@ class SqliteStore:
         return snap
 
     def commit(self, ops: Sequence[Op]) -> None:
-        """Applies ``ops`` in one transaction; returns once it is durable, raises having rolled back."""
+        """Applies ``ops`` in one transaction; returns once it is durable, raises having rolled back.
+
+        Rows go in as few statements as possible (many rows per INSERT): the sqlite3 module
+        gives up and takes back the GIL at every statement step, and each of those hand-overs
+        costs an event loop running beside this thread far more than the row itself.
+        """
         if not ops:
             return
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
-            rows: list[tuple[str, int, AttrValue]] = []  # consecutive SetAttrs go in one executemany
+            rows: list[tuple[str, int, AttrValue]] = []  # attribute rows, written in order
+            queue_rows: list[tuple[str, int]] = []
             for op in ops:
-                if type(op) is SetAttrs:
+                if isinstance(op, SetAttrs):
                     name = op.name
                     rows.extend([(name, p, v) for p, v in op.items])
                     continue
-                if rows:
-                    db.executemany("INSERT OR REPLACE INTO queue_attrs (name, param, value) VALUES (?, ?, ?)", rows)
-                    rows = []
-                if type(op) is PutQueue:
-                    db.execute("INSERT OR REPLACE INTO queues (name, qtype) VALUES (?, ?)", (op.name, op.qtype))
+                if isinstance(op, PutQueue):
+                    # A redefinition replaces every attribute: the old rows go first.
+                    self._flush(rows, queue_rows)
+                    queue_rows.append((op.name, op.qtype))
                     db.execute("DELETE FROM queue_attrs WHERE name = ?", (op.name,))
-                    db.executemany(
-                        "INSERT INTO queue_attrs (name, param, value) VALUES (?, ?, ?)",
-                        [(op.name, p, v) for p, v in op.attrs.items()],
-                    )
-                elif type(op) is DeleteQueue:
+                    rows.extend([(op.name, p, v) for p, v in op.attrs.items()])
+                    continue
+                self._flush(rows, queue_rows)
+                if isinstance(op, DeleteQueue):
                     db.execute("DELETE FROM queues WHERE name = ?", (op.name,))
                     db.execute("DELETE FROM queue_attrs WHERE name = ?", (op.name,))
-                elif type(op) is SetQmgr:
+                elif isinstance(op, SetQmgr):
                     db.executemany("INSERT OR REPLACE INTO qmgr_attrs (param, value) VALUES (?, ?)", op.items)
-                elif type(op) is SetMeta:
+                elif isinstance(op, SetMeta):
                     db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", op.items)
                 else:  # pragma: no cover - the engine makes only the operations above
                     raise TypeError(f"unknown store operation {op!r}")
-            if rows:
-                db.executemany("INSERT OR REPLACE INTO queue_attrs (name, param, value) VALUES (?, ?, ?)", rows)
+            self._flush(rows, queue_rows)
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
+
+    def _flush(self, rows: list[tuple[str, int, AttrValue]], queue_rows: list[tuple[str, int]]) -> None:
+        """Writes the queue and attribute rows gathered so far, in order, and empties the lists."""
+        if queue_rows:
+            _insert_many(self._db, "INSERT OR REPLACE INTO queues (name, qtype) VALUES ", "(?,?)", queue_rows)
+            queue_rows.clear()
+        if rows:
+            _insert_many(self._db, "INSERT OR REPLACE INTO queue_attrs (name, param, value) VALUES ", "(?,?,?)", rows)
+            rows.clear()
 
     def close(self) -> None:
         self._db.close()
