@@ -64,9 +64,10 @@ async def read_until_eof(stream: trio.abc.ReceiveStream) -> bytes:
     return b"".join(chunks)
 
 
-@pytest.fixture
-async def server(nursery: trio.Nursery) -> AsyncIterator[PcfServer]:
-    yield await start(nursery)
+@pytest.fixture(params=["loop", "thread"])
+async def server(nursery: trio.Nursery, request: pytest.FixtureRequest) -> AsyncIterator[PcfServer]:
+    """The server with commits on the event loop and in a worker thread (both are used, by CPU count)."""
+    yield await start(nursery, engine_in_thread=request.param == "thread")
 
 
 # -- commands and answers ------------------------------------------------------------------
@@ -299,6 +300,39 @@ async def test_idle_timeout(nursery: trio.Nursery, autojump_clock: trio.testing.
         before = trio.current_time()
         assert await c.stream.receive_some(100) == b""
         assert trio.current_time() - before >= 120
+
+
+async def test_send_timeout_closes_a_peer_that_does_not_read(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Answers pile up in the socket while the peer never reads: closed after the send timeout, others unharmed."""
+    server = await start(nursery, open_engine(None), send_timeout=7, read_timeout=1000, idle_timeout=1000)
+    stream = await open_raw(server)
+    # Each inquiry's answer is far larger than the inquiry, so the answers fill the buffers first.
+    burst = encode(inquire("SYSTEM.DEFAULT.LOCAL.QUEUE")) * 200
+
+    async def keep_asking() -> None:
+        with trio.move_on_after(500):
+            try:
+                while True:
+                    await stream.send_all(burst)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                pass
+
+    with caplog.at_level(logging.WARNING, logger=LOGGER_NAME):
+        nursery.start_soon(keep_asking)
+        started = trio.current_time()
+        while server.connection_count == 0:
+            await trio.sleep(0.01)
+        assert server.address is not None
+        async with connect(*server.address) as other:
+            while server.connection_count > 1 and trio.current_time() - started < 400:
+                await trio.sleep(1)
+                # the stuck connection does not hold up anyone else
+                await other.execute(inquire("SYSTEM.DEFAULT.LOCAL.QUEUE"))
+            assert server.connection_count == 1
+    assert trio.current_time() - started >= 7
+    assert any(getattr(r, "event", None) == "send_timeout" for r in caplog.records)
 
 
 async def test_connections_beyond_the_limit_are_closed(nursery: trio.Nursery) -> None:

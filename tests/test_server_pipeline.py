@@ -55,7 +55,8 @@ def _inquire(name: str) -> Message:
 
 async def test_a_failed_commit_undoes_the_batch_behind_it_and_runs_it_again() -> None:
     engine = GatedEngine(open_engine(None))
-    server = PcfServer(engine, ServerConfig(host="127.0.0.1", port=0))
+    # Commits in a worker thread, so that the next batch is applied while one commits.
+    server = PcfServer(engine, ServerConfig(host="127.0.0.1", port=0, engine_in_thread=True))
     results: dict[str, list[Message]] = {}
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:

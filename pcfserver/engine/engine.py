@@ -169,7 +169,6 @@ def _generic_match(pattern: str, value: str) -> bool:
     return value == pattern
 
 
-
 @dataclass(frozen=True, slots=True)
 class Batch:
     """Commands applied in memory and not yet committed: their answers, undo records and store ops."""
@@ -179,6 +178,24 @@ class Batch:
     changed: list[bool]
     undo: list[tuple[str, object, object]]
     ops: list[Op]
+
+    @staticmethod
+    def joined(batches: Sequence[Batch]) -> Batch:
+        """Batches applied one after the other, as one (for one transaction; aborting it undoes newest first)."""
+        if len(batches) == 1:
+            return batches[0]
+        commands: list[Message] = []
+        answers: list[list[Message]] = []
+        changed: list[bool] = []
+        undo: list[tuple[str, object, object]] = []
+        ops: list[Op] = []
+        for b in batches:
+            commands.extend(b.commands)
+            answers.extend(b.answers)
+            changed.extend(b.changed)
+            undo.extend(b.undo)
+            ops.extend(b.ops)
+        return Batch(tuple(commands), answers, changed, undo, ops)
 
 class Engine:
     """The command engine over one queue manager's registry.  Not thread-safe: serialise calls."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import trio
 
-from pcfserver.server.core import Engine, PcfServer, ServerConfig
+from pcfserver.server.core import Engine, PcfServer, ServerConfig, commit_in_thread
 from pcfserver.server.logs import LOGGER_NAME, configure_logging
 
 log = logging.getLogger(LOGGER_NAME)
@@ -45,7 +45,10 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--idle-timeout", type=_seconds, default=defaults.idle_timeout, metavar="S", help=f"close connections idle this long (default {defaults.idle_timeout:g})")
     parser.add_argument("--read-timeout", type=_seconds, default=defaults.read_timeout, metavar="S", help=f"close connections that leave a message incomplete this long (default {defaults.read_timeout:g})")
     parser.add_argument("--log-format", choices=("text", "json"), default="text", help="log lines as text or one JSON object per line")
-    parser.add_argument("--engine-inline", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--commit-in", choices=("auto", "loop", "thread"), default="auto",
+        help="run commits on the event loop or in a worker thread (default auto: the thread only with more than 2 CPUs)",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -59,7 +62,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         read_timeout=args.read_timeout,
         capture_dir=Path(args.capture) if args.capture else None,
         capture_rotate_bytes=args.capture_rotate_bytes,
-        engine_in_thread=not args.engine_inline,
+        engine_in_thread={"auto": None, "loop": False, "thread": True}[args.commit_in],
     )
 
 
@@ -111,7 +114,7 @@ def run(name: str, args: argparse.Namespace) -> int:
         return 1
     config.ccsid = engine.ccsid
     qmgr = engine.qmgr_name
-    if config.engine_in_thread:
+    if commit_in_thread(config):
         # The engine thread gives up the GIL at every SQLite call; with the default 5 ms switch
         # interval, taking it back from a busy event loop stalls each commit by up to 5 ms.
         sys.setswitchinterval(SWITCH_INTERVAL)
