@@ -11,6 +11,7 @@ from engine_support import attributes, change, command, create, delete, inquire,
 from pcfserver import mq
 from pcfserver.codec import Integer, Message, String
 from pcfserver.engine import Engine, StoreError, open_engine
+from pcfserver.engine import store as store_module
 from pcfserver.engine.store import DB_NAME, SCHEMA_VERSION
 
 
@@ -139,3 +140,93 @@ def test_a_failed_commit_leaves_nothing_on_disk(tmp_path: Path, monkeypatch: pyt
     assert engine.queue_names() == sorted(["BEFORE", *(f"SYSTEM.DEFAULT.{t}.QUEUE" for t in ("LOCAL", "MODEL", "ALIAS", "REMOTE"))])
     assert inquire(engine, "BEFORE", mq.MQIA_MAX_Q_DEPTH)[mq.MQIA_MAX_Q_DEPTH] == 5000
     engine.close()
+
+
+# -- the journal ------------------------------------------------------------------------------
+
+
+def _abandon(engine: Engine) -> None:
+    """Drops the engine as a crash would: no fold, no tidy close (SQLite's own state is what a kill leaves)."""
+    engine._store._db.close()  # type: ignore[attr-defined]
+
+
+def _journal_rows(where: Engine | Path) -> int:
+    """Rows in the journal, through the engine's own connection (it holds the lock) or the closed file."""
+    if isinstance(where, Engine):
+        return int(where._store._db.execute("SELECT count(*) FROM journal").fetchone()[0])  # type: ignore[attr-defined]
+    db = sqlite3.connect(where / DB_NAME)
+    try:
+        return int(db.execute("SELECT count(*) FROM journal").fetchone()[0])
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("fold_values", [8, 60, 4096])
+def test_journal_folds_and_replays_to_the_same_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fold_values: int) -> None:
+    """Commands over several crashes, folding often or never: the registry equals one that never stopped."""
+    monkeypatch.setattr(store_module, "FOLD_VALUES", fold_values)
+    reference = open_engine(None)
+    engine = open_engine(tmp_path)
+    steps: list[Message] = []
+    for i in range(60):
+        name = f"J.{i % 7}"
+        steps += [
+            create(name, mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, i + 1), String(mq.MQCA_Q_DESC, f"round {i}")),
+            change(name, mq.MQQT_LOCAL, Integer(mq.MQIA_DEF_PRIORITY, i % 10)),
+            command(mq.MQCMD_CHANGE_Q_MGR, Integer(mq.MQIA_MAX_UNCOMMITTED_MSGS, 1000 + i)),
+        ]
+        if i % 3 == 2:
+            steps.append(delete(f"J.{(i + 3) % 7}"))
+    for n, step in enumerate(steps):
+        assert reason(engine.execute(step)) == reason(reference.execute(step))
+        if n % 37 == 36:
+            _abandon(engine)
+            engine = open_engine(tmp_path)
+            assert _journal_rows(engine) == 0  # folded at open
+            assert everything(engine) == everything(reference)
+    if fold_values == 4096:
+        assert _journal_rows(engine) > 0  # nothing folded since the last open
+    else:
+        assert _journal_rows(engine) < len(steps) % 37 + 1  # folded along the way
+    assert everything(engine) == everything(reference)
+    qmgr = attributes(ok(engine, command(mq.MQCMD_INQUIRE_Q_MGR))[0])
+    engine.close()
+    assert _journal_rows(tmp_path) == 0  # folded at close: the tables alone hold the registry
+    engine = open_engine(tmp_path)
+    assert everything(engine) == everything(reference)
+    assert attributes(ok(engine, command(mq.MQCMD_INQUIRE_Q_MGR))[0])[mq.MQIA_MAX_UNCOMMITTED_MSGS] == qmgr[mq.MQIA_MAX_UNCOMMITTED_MSGS]
+    engine.close()
+
+
+def test_a_version_1_database_is_migrated_with_its_data(tmp_path: Path) -> None:
+    engine = open_engine(tmp_path)
+    ok(engine, create("FROM.V1", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 55)))
+    engine.close()
+    # Version 2 only added the journal: without it, and marked 1, the file is a version 1 database.
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    db.execute("DROP TABLE journal")
+    db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
+    db.commit()
+    db.close()
+    migrated = open_engine(tmp_path)
+    assert inquire(migrated, "FROM.V1", mq.MQIA_MAX_Q_DEPTH)[mq.MQIA_MAX_Q_DEPTH] == 55
+    ok(migrated, change("FROM.V1", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 66)))
+    migrated.close()
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    assert db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == (str(SCHEMA_VERSION),)
+    db.close()
+    reopened = open_engine(tmp_path)
+    assert inquire(reopened, "FROM.V1", mq.MQIA_MAX_Q_DEPTH)[mq.MQIA_MAX_Q_DEPTH] == 66
+    reopened.close()
+
+
+def test_an_unreadable_journal_row_is_refused_at_open(tmp_path: Path) -> None:
+    engine = open_engine(tmp_path)
+    ok(engine, create("BEFORE"))
+    _abandon(engine)
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    db.execute("INSERT INTO journal (ops) VALUES ('[[\"Z\", 1]]')")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="journal"):
+        open_engine(tmp_path)
