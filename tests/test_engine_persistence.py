@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import sqlite3
 from pathlib import Path
 
@@ -225,8 +226,16 @@ def test_an_unreadable_journal_row_is_refused_at_open(tmp_path: Path) -> None:
     ok(engine, create("BEFORE"))
     _abandon(engine)
     db = sqlite3.connect(tmp_path / DB_NAME)
-    db.execute("INSERT INTO journal (ops) VALUES ('[[\"Z\", 1]]')")
+    # an operation of a kind no version wrote, then a row that tries to build an object
+    db.execute("INSERT INTO journal (ops) VALUES (?)", (pickle.dumps([["Z", 1]]),))
     db.commit()
     db.close()
     with pytest.raises(StoreError, match="journal"):
+        open_engine(tmp_path)
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    db.execute("DELETE FROM journal")
+    db.execute("INSERT INTO journal (ops) VALUES (?)", (pickle.dumps([["A", "BEFORE", ((1, Path("x")),)]]),))
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="not plain data"):
         open_engine(tmp_path)
