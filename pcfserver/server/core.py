@@ -181,10 +181,6 @@ class _Budget:
             self._lot.unpark_all()
 
 
-class _Stop(Exception):
-    """Ends a conversation; the reason has been logged."""
-
-
 def _address_name(peer: object) -> str:
     if isinstance(peer, tuple) and len(peer) >= 2:
         host = str(peer[0])
@@ -408,8 +404,6 @@ class PcfServer:
                 why = await self._converse(conn)
             if scope.cancelled_caught:
                 why = self._interrupted(conn)
-        except _Stop as stop:
-            why = str(stop)
         except OSError as exc:
             why = f"broken: {exc or type(exc).__name__}"
         except Exception:
