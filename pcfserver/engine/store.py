@@ -30,7 +30,7 @@ import io
 import os
 import pickle
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -281,8 +281,10 @@ class SqliteStore:
             # writing behind its back would be lost.  EXCLUSIVE keeps the lock once taken.
             self._db.execute("PRAGMA locking_mode=EXCLUSIVE")
             self._migrate()
-            self._journal = _NetEffect()
-            self._fold_journal()
+            # What a crash left in the journal goes into the tables now.
+            self._journal = self._read_journal()
+            if self._journal.values:
+                self._fold()
             _fsync_directory(data_dir)  # the database and WAL file names themselves are durable
         except sqlite3.OperationalError as exc:
             self._db.close()
@@ -342,43 +344,46 @@ class SqliteStore:
         """
         if not ops:
             return
+        if self._journal.values + len(ops) >= FOLD_VALUES:
+            self._fold(ops)
+            return
+        row = (pickle.dumps([_op_data(op) for op in ops], _PICKLE_PROTOCOL),)
+        self._transaction(lambda: self._db.execute("INSERT INTO journal (ops) VALUES (?)", row))
+        self._journal.add(ops)
+
+    def _fold(self, ops: Sequence[Op] = ()) -> None:
+        """One transaction: the journal's net effect, then ``ops``, into the tables; the journal emptied."""
+        journal = self._journal.ops()
+
+        def write() -> None:
+            self._write_rows(journal)
+            self._write_rows(ops)
+            self._db.execute("DELETE FROM journal")
+
+        self._transaction(write)
+        self._journal = _NetEffect()
+
+    def _transaction(self, write: Callable[[], object]) -> None:
+        """``write`` inside BEGIN IMMEDIATE ... COMMIT; rolled back if anything in it raises."""
         db = self._db
-        fold = self._journal.values + len(ops) >= FOLD_VALUES
         db.execute("BEGIN IMMEDIATE")
         try:
-            if fold:
-                self._write_rows(self._journal.ops())
-                self._write_rows(ops)
-                db.execute("DELETE FROM journal")
-            else:
-                db.execute("INSERT INTO journal (ops) VALUES (?)", (pickle.dumps([_op_data(op) for op in ops], _PICKLE_PROTOCOL),))
+            write()
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
-        if fold:
-            self._journal = _NetEffect()
-        else:
-            self._journal.add(ops)
 
-    def _fold_journal(self) -> None:
-        """Folds what the journal holds at open (what was committed since the last fold)."""
-        db = self._db
+    def _read_journal(self) -> _NetEffect:
+        """The net effect of what the journal holds (what was committed since the last fold)."""
         net = _NetEffect()
-        for (data,) in db.execute("SELECT ops FROM journal ORDER BY seq"):
+        for (data,) in self._db.execute("SELECT ops FROM journal ORDER BY seq"):
             try:
                 net.add([_op_from_data(item) for item in _PlainUnpickler(io.BytesIO(data)).load()])
             except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, AssertionError) as exc:
                 raise StoreError(f"{self.path}: the journal has a row that cannot be read: {exc}") from exc
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            self._write_rows(net.ops())
-            db.execute("DELETE FROM journal")
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
+        return net
 
     def _write_rows(self, ops: Sequence[Op]) -> None:
         """The table rows of ``ops``, in order, inside the caller's transaction."""
@@ -422,7 +427,7 @@ class SqliteStore:
         """Folds the journal (so the tables alone hold the registry) and closes the database."""
         try:
             if self._journal.values:
-                self._fold_journal()
+                self._fold()
         except sqlite3.Error:
             pass  # the journal stays; the next open folds it
         finally:
