@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from codec_support import merged_spans
 
 from pcfserver import Message, PcfError, StreamDecoder, decode, encode
 from pcfserver.cli import main as cli_main
@@ -65,17 +66,6 @@ def before_first_fault(expected: dict[str, Any]) -> list[dict[str, Any]]:
 def known(kind: str, stem: str) -> Any:
     reason = KNOWN.get((kind, stem[4:]))
     return pytest.param(stem, marks=pytest.mark.xfail(reason=reason, strict=True)) if reason else stem
-
-
-def merged_spans(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Adjacent error spans as one: a stream decoder emits a long undecodable span in pieces."""
-    out: list[dict[str, Any]] = []
-    for item in items:
-        if out and "error" in item and "error" in out[-1] and out[-1]["offset"] + out[-1]["length"] == item["offset"]:
-            out[-1] = {**out[-1], "length": out[-1]["length"] + item["length"]}
-        else:
-            out.append(item)
-    return out
 
 
 # ---------------------------------------------------------------------------------------------

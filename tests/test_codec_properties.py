@@ -16,6 +16,7 @@ import tracemalloc
 from typing import Any
 
 import pytest
+from codec_support import merged_spans
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -239,17 +240,6 @@ def _as_json(messages: list[Message]) -> list[dict[str, Any]]:
     return [message_to_json(m) for m in messages]
 
 
-def _merged(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Adjacent error spans as one (a streamed long undecodable span comes in pieces)."""
-    out: list[dict[str, Any]] = []
-    for item in items:
-        if out and "error" in item and "error" in out[-1] and out[-1]["offset"] + out[-1]["length"] == item["offset"]:
-            out[-1] = {**out[-1], "length": out[-1]["length"] + item["length"]}
-        else:
-            out.append(item)
-    return out
-
-
 def _chunked(data: bytes, sizes: list[int], strict: bool) -> tuple[list[Message], PcfError | None]:
     decoder = StreamDecoder(strict=strict)
     out: list[Message] = []
@@ -282,7 +272,7 @@ def _check_chunked(data: bytes, sizes: list[int]) -> None:
         assert failure is None and got == expected
     lax, failure = _chunked(data, sizes, strict=False)
     assert failure is None
-    assert _merged(_as_json(lax)) == _merged(_as_json(decode(data, strict=False)))
+    assert merged_spans(_as_json(lax)) == merged_spans(_as_json(decode(data, strict=False)))
 
 
 @settings(max_examples=300, deadline=None)
