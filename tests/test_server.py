@@ -16,7 +16,7 @@ import trio.testing
 
 from pcfserver import mq
 from pcfserver.client import ClientProtocol, PcfCommandError, PcfConnectionClosed, connect
-from pcfserver.codec import Integer, Message, String, decode, encode
+from pcfserver.codec import Integer, Message, StreamDecoder, String, decode, encode
 from pcfserver.engine import open_engine
 from pcfserver.server import PcfServer, ServerConfig
 from pcfserver.server.logs import LOGGER_NAME, JsonFormatter
@@ -281,6 +281,51 @@ async def test_peer_closing_inside_a_message_touches_nobody_else(server: PcfServ
         await other.execute(create("STILL.FINE"))
         await trio.sleep(0.05)
         assert server.connection_count == 1
+
+
+async def test_peer_resetting_before_its_answers_are_sent_touches_nobody_else(nursery: trio.Nursery) -> None:
+    """The answers are sent by the committer after the commit; the peer is gone by then."""
+    server = await start(nursery, recording(delay=0.2), engine_in_thread=True)
+    assert server.address is not None
+    async with connect(*server.address) as other:
+        for round_ in range(3):
+            stream = await open_raw(server)
+            await stream.send_all(b"".join(encode(inquire("SYSTEM.DEFAULT.*")) for _ in range(50)))
+            await trio.sleep(0.05)  # the commands are with the engine, their answers not yet sent
+            stream.socket.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_LINGER, struct.pack("ii", 1, 0))
+            await stream.aclose()  # RST
+            with trio.fail_after(5):
+                await other.execute(create(f"AFTER.RESET.{round_}"))
+        with trio.fail_after(5):
+            while server.connection_count > 1:
+                await trio.sleep(0.01)
+
+
+async def test_a_peer_that_does_not_read_is_not_read_either(nursery: trio.Nursery) -> None:
+    """Backpressure: while its answers pile up unread, the server stops taking the peer's commands."""
+    server = await start(nursery, send_timeout=1000)
+    stream = await open_raw(server)
+    sent = 5000
+    # Each answer (every attribute of four queues) is a hundred times the size of its command.
+    nursery.start_soon(stream.send_all, encode(inquire("SYSTEM.DEFAULT.*")) * sent)
+    answered = -1
+    with trio.fail_after(20):
+        while answered != server.commands_executed:
+            answered = server.commands_executed
+            await trio.sleep(0.3)
+    assert 0 < answered < sent
+    assert server.connection_count == 1
+    # Reading the answers lets the rest through.
+    decoder = StreamDecoder()
+    answers = 0
+    with trio.fail_after(30):
+        while answers < sent:
+            decoder.feed(await stream.receive_some(1 << 20))
+            while (message := decoder.next_message()) is not None:
+                assert message.reason == mq.MQRC_NONE
+                answers += message.control == mq.MQCFC_LAST
+    assert server.commands_executed == sent
+    await stream.aclose()
 
 
 async def test_read_timeout_closes_a_stalled_message(nursery: trio.Nursery, autojump_clock: trio.testing.MockClock) -> None:

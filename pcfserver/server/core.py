@@ -1,14 +1,15 @@
 """The trio TCP server: a thin shell that moves bytes between sockets, the per-connection
 protocol objects (sans-IO) and the engine.
 
-Each connection is one task on a plain non-blocking socket, waiting with trio's
-``wait_readable``/``wait_writable`` only when the socket has nothing to give or take.  A
-connection applies the commands it has decoded to the engine in memory at once (the event loop
-serialises them) and parks until they are durable; one committer task commits everything applied
-since its last commit as one transaction in a worker thread, then wakes those connections, which
-send their answers with one ``send`` each.  While one group commits, the next one gathers (group
-commit pipelined over time).  A connection does not read while its commands wait, so its answers
-stay in request order and its memory stays bounded (backpressure).
+Each connection is one task on a plain non-blocking socket that only reads: it waits with
+trio's ``wait_readable`` when the socket has nothing to give, decodes, and applies the commands
+to the engine in memory at once (the event loop serialises them).  One committer task commits
+everything applied since its last commit as one transaction and then sends every answer itself,
+in order, so that a connection wakes once per request, not twice.  While one group commits, the
+next one gathers (group commit pipelined over time).  A connection stops reading while it has
+too many commands unanswered or answers its peer has not taken (backpressure), so its memory
+stays bounded.  An answer the socket cannot take at once goes to a flusher task for that
+connection, which waits for the peer under the send timeout.
 
 Timeouts cost nothing per command: a connection notes its deadline before it blocks, and one
 watchdog task, asleep until the earliest deadline, cancels connections whose deadline has passed.
@@ -22,6 +23,7 @@ import math
 import os
 import socket
 import time
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,43 +108,30 @@ def commit_in_thread(config: ServerConfig) -> bool:
 
 
 class _Job:
-    """One connection's commands, waiting for their answers (which come once they are durable)."""
+    """One connection's commands, applied and waiting to be durable; then answered by the committer."""
 
-    __slots__ = ("answers", "batch", "commands", "conn", "started", "task")
+    __slots__ = ("answers", "batch", "commands", "conn", "started")
 
     def __init__(self, conn: _Connection, commands: list[Message]) -> None:
         self.conn = conn
         self.commands = commands
         self.answers: list[list[Message]] | None = None
         self.batch: Batch | None = None
-        self.task: trio.lowlevel.Task | None = None
         self.started = time.perf_counter()
-
-    async def wait(self) -> list[list[Message]] | None:
-        """The answers; None when the server stopped before they were durable.  Not cancellable:
-        the commands are applied, and their fate is known only once the committer is done."""
-        if self.answers is None:
-            self.task = trio.lowlevel.current_task()
-            await trio.lowlevel.wait_task_rescheduled(lambda _: trio.lowlevel.Abort.FAILED)
-        return self.answers
-
-    def release(self, answers: list[list[Message]] | None) -> None:
-        self.answers = answers
-        task, self.task = self.task, None
-        if task is not None:
-            trio.lowlevel.reschedule(task)
 
 
 # What a connection is waiting for when it has a deadline (``_Connection.timer``).
 _IDLE = "idle"
 _READ = "read"
-_SEND = "send"
 _DRAIN = "drain"
 _READING = (_IDLE, _READ)
 
 
 class _Connection:
-    __slots__ = ("capture", "deadline", "expired", "final", "held", "number", "peer", "proto", "scope", "sock", "stopped", "timer")
+    __slots__ = (
+        "capture", "closed", "dead", "deadline", "expired", "final", "flushing", "held", "number", "outstanding",
+        "peer", "proto", "scope", "sock", "stopped", "timer", "unsent", "wait_for", "waiter",
+    )
 
     def __init__(self, number: int, peer: str, sock: socket.socket, proto: ServerProtocol, capture: ConnectionCapture | None) -> None:
         self.number = number
@@ -158,6 +147,17 @@ class _Connection:
         self.stopped = False
         self.final = ""
         self.held = 0
+        # Commands handed to the engine whose answers the peer has not yet taken in full.
+        self.outstanding = 0
+        # Answers the socket could not take yet, each with the number of commands it answers.
+        self.unsent: deque[tuple[memoryview, int]] = deque()
+        self.flushing = False
+        # Why the connection must end (set by whoever found out: the flusher, the committer).
+        self.dead: str | None = None
+        self.closed = False
+        # The connection's task while it waits for ``outstanding`` to fall to ``wait_for``.
+        self.waiter: trio.lowlevel.Task | None = None
+        self.wait_for = 0
 
 
 class _Budget:
@@ -247,6 +247,7 @@ class PcfServer:
         self._in_flight: list[_Job] = []
         self._committer_task: trio.lowlevel.Task | None = None
         self._committer_gone = False
+        self._connection_nursery: trio.Nursery | None = None
         self._closing = False
         # The watchdog sleeps until ``_watch_at`` in ``_watch_scope``.
         self._watch_at = -math.inf
@@ -291,6 +292,7 @@ class PcfServer:
                 outer.start_soon(self._watchdog)
                 try:
                     async with trio.open_nursery() as connections:
+                        self._connection_nursery = connections
                         accepting = trio.CancelScope()
                         connections.start_soon(self._accept_all, sockets, connections, accepting)
                         task_status.started(self.address)
@@ -404,12 +406,18 @@ class PcfServer:
                 why = await self._converse(conn)
             if scope.cancelled_caught:
                 why = self._interrupted(conn)
+            if conn.outstanding and conn.dead is None:
+                # Answer what was received before the end (a peer that half-closed, a shutdown).
+                with trio.move_on_after(self.config.send_timeout):
+                    await self._settle(conn, 0)
         except OSError as exc:
             why = f"broken: {exc or type(exc).__name__}"
         except Exception:
             why = "failed"
             log.exception("connection %d from %s failed", conn.number, conn.peer, extra={"event": "error", "peer": conn.peer, "connection": conn.number})
         finally:
+            conn.closed = True
+            conn.unsent.clear()
             self._connections.discard(conn)
             self._budget.settle(conn, 0)
             if conn.capture is not None:
@@ -419,15 +427,15 @@ class PcfServer:
         log.info("connection %d from %s %s", conn.number, conn.peer, why, extra={"event": "close", "peer": conn.peer, "connection": conn.number})
 
     def _interrupted(self, conn: _Connection) -> str:
-        """Why a conversation was cancelled (by the watchdog or by shutdown), logged where it matters."""
+        """Why a conversation was cancelled (by the watchdog, the flusher or shutdown), logged where it matters."""
         cfg = self.config
         timer = conn.timer
+        if conn.dead is not None:
+            return conn.dead
         if timer == _DRAIN:
             return conn.final
         if conn.stopped or not conn.expired:
             return "closed by shutdown"
-        if timer == _SEND:
-            return self._logged(conn, "send_timeout", f"closed: peer did not take the answers in {cfg.send_timeout:g} s")
         if timer == _READ:
             return self._logged(
                 conn, "read_timeout", f"closed: message incomplete after {cfg.read_timeout:g} s ({conn.proto.buffered} bytes)"
@@ -444,16 +452,22 @@ class PcfServer:
         sock = conn.sock
         budget = self._budget
         clock = trio.current_time
-        last_activity = clock()
-        last_receive = last_activity
-        partial_since = last_activity
+        last_receive = clock()
+        partial_since = last_receive
         boundary = proto.boundary
         capture_pending: tuple[bytes, int] | None = None
         streak = 0
         eager = True
         probe = 0
         while True:
-            commands = proto.next_commands(self._round_limit())
+            room = self._round_limit() - conn.outstanding
+            if room <= 0:
+                # Too much unanswered: read on once the committer (or the peer) catches up.
+                await self._settle(conn, conn.outstanding + room - 1)
+                if conn.dead is not None:
+                    return conn.dead
+                continue
+            commands = proto.next_commands(room)
             failure = proto.failure
             if capture_pending is not None and conn.capture is not None:
                 conn.capture.received(capture_pending[0], capture_pending[1], None if failure else proto.boundary)
@@ -463,20 +477,17 @@ class PcfServer:
                 partial_since = last_receive
             if conn.held:
                 budget.settle(conn, max(0, proto.buffered - RECEIVE_SIZE))
-            out = b""
-            if commands:
-                streak = 0
-                answers = await self._execute(conn, commands)
-                if answers is None:
-                    return "closed: the server stopped before the commands were durable"
-                out = proto.encode(answers)
+            if commands and not self._submit(conn, commands):
+                return "closed: the server stopped before the commands were durable"
             if failure is not None:
                 self._log_failure(conn, failure)
-                out += proto.encode([failure.responses])
-            if out:
-                await self._send(conn, out)
-                last_activity = clock()
-            if failure is not None:
+                await self._settle(conn, 0)  # the answers to the commands before it go first
+                if conn.dead is None:
+                    conn.outstanding += 1
+                    self._post(conn, proto.encode([failure.responses]), 1)
+                    await self._settle(conn, 0)
+                if conn.dead is not None:
+                    return conn.dead
                 conn.final = f"closed after a malformed message ({_reason_name(failure.error.reason)})"
                 await self._drain(conn)
                 return conn.final
@@ -499,7 +510,7 @@ class PcfServer:
                 if buffered:
                     self._arm(conn, _READ, partial_since + cfg.read_timeout)
                 else:
-                    self._arm(conn, _IDLE, last_activity + cfg.idle_timeout)
+                    self._arm(conn, _IDLE, last_receive + cfg.idle_timeout)
                 if buffered > RECEIVE_SIZE:
                     await budget.reserve(conn, buffered)
                 await trio.lowlevel.wait_readable(sock)
@@ -514,7 +525,7 @@ class PcfServer:
                 if buffered:
                     return self._logged(conn, "truncated", f"closed by peer inside a message ({buffered} bytes)")
                 return "closed by peer"
-            last_receive = last_activity = clock()
+            last_receive = clock()
             start = proto.received
             proto.receive_data(data)
             capture_pending = (data, start)
@@ -523,18 +534,97 @@ class PcfServer:
         log.warning("connection %d from %s %s", conn.number, conn.peer, text, extra={"event": event, "peer": conn.peer, "connection": conn.number})
         return text
 
-    async def _send(self, conn: _Connection, data: bytes) -> None:
-        sock = conn.sock
-        sent = _send_now(sock, data)
-        if sent < len(data):
-            rest = memoryview(data)[sent:]
-            self._arm(conn, _SEND, trio.current_time() + self.config.send_timeout)
-            while rest:
-                await trio.lowlevel.wait_writable(sock)
-                rest = rest[_send_now(sock, rest) :]
-            self._disarm(conn)
+    # -- answering ------------------------------------------------------------------------
+
+    def _post(self, conn: _Connection, data: bytes, commands: int) -> None:
+        """Sends ``data`` (the answers to ``commands`` commands) after everything posted before it.
+
+        What the socket cannot take at once waits in ``conn.unsent`` for the connection's flusher.
+        """
+        if conn.closed or conn.dead is not None:
+            self._answered(conn, commands)
+            return
         if conn.capture is not None:
             conn.capture.sent(data)
+        if conn.unsent:
+            conn.unsent.append((memoryview(data), commands))
+            return
+        try:
+            sent = _send_now(conn.sock, data)
+        except OSError as exc:
+            self._kill(conn, f"broken: {exc or type(exc).__name__}")
+            self._answered(conn, commands)
+            return
+        if sent == len(data):
+            self._answered(conn, commands)
+            return
+        conn.unsent.append((memoryview(data)[sent:], commands))
+        if not conn.flushing:
+            conn.flushing = True
+            self._nursery().start_soon(self._flush, conn)
+
+    async def _flush(self, conn: _Connection) -> None:
+        """Sends what the socket could not take, as the peer reads; ends the connection after the send timeout."""
+        timeout = self.config.send_timeout
+        sock = conn.sock
+        try:
+            with trio.move_on_after(timeout) as scope:
+                while conn.unsent and not conn.closed:
+                    await trio.lowlevel.wait_writable(sock)
+                    while conn.unsent and not conn.closed:
+                        view, commands = conn.unsent[0]
+                        sent = _send_now(sock, view)
+                        if sent < len(view):
+                            if sent:
+                                conn.unsent[0] = (view[sent:], commands)
+                                scope.deadline = trio.current_time() + timeout
+                            break
+                        conn.unsent.popleft()
+                        scope.deadline = trio.current_time() + timeout
+                        self._answered(conn, commands)
+            if scope.cancelled_caught:
+                self._kill(conn, self._logged(conn, "send_timeout", f"closed: peer did not take the answers in {timeout:g} s"))
+        except (OSError, trio.ClosedResourceError) as exc:
+            if not conn.closed:
+                self._kill(conn, f"broken: {exc or type(exc).__name__}")
+        finally:
+            conn.flushing = False
+
+    def _answered(self, conn: _Connection, commands: int) -> None:
+        conn.outstanding -= commands
+        if conn.waiter is not None and conn.outstanding <= conn.wait_for:
+            self._wake(conn)
+
+    def _kill(self, conn: _Connection, why: str) -> None:
+        """Ends a connection whose answers can no longer be delivered."""
+        if conn.dead is None:
+            conn.dead = why
+        conn.unsent.clear()
+        if conn.scope is not None:
+            conn.scope.cancel()
+        self._wake(conn)
+
+    @staticmethod
+    def _wake(conn: _Connection) -> None:
+        task, conn.waiter = conn.waiter, None
+        if task is not None:
+            trio.lowlevel.reschedule(task)
+
+    async def _settle(self, conn: _Connection, outstanding: int) -> None:
+        """Waits until at most ``outstanding`` commands are unanswered (or the connection is dead)."""
+        while conn.outstanding > outstanding and conn.dead is None:
+            conn.wait_for = outstanding
+            conn.waiter = trio.lowlevel.current_task()
+
+            def abort(_: object) -> trio.lowlevel.Abort:
+                conn.waiter = None
+                return trio.lowlevel.Abort.SUCCEEDED
+
+            await trio.lowlevel.wait_task_rescheduled(abort)
+
+    def _nursery(self) -> trio.Nursery:
+        assert self._connection_nursery is not None
+        return self._connection_nursery
 
     async def _drain(self, conn: _Connection) -> None:
         """Reads and drops the rest of the input so that closing does not reset the answer away."""
@@ -560,16 +650,18 @@ class PcfServer:
 
     # -- engine ---------------------------------------------------------------------------
 
-    async def _execute(self, conn: _Connection, commands: list[Message]) -> list[list[Message]] | None:
-        """Applies the commands (in memory, at once, when the engine can) and waits until they are durable."""
+    def _submit(self, conn: _Connection, commands: list[Message]) -> bool:
+        """Applies the commands (in memory, at once, when the engine can) for the committer to
+        make durable and answer; False when the server can no longer do that."""
         if self._committer_gone:
-            return None
+            return False
         job = _Job(conn, commands)
         if self._pipelined is not None:
             _, job.batch = self._pipelined.apply_batch(commands)
+        conn.outstanding += len(commands)
         self._pending.append(job)
         self._wake_committer()
-        return await job.wait()
+        return True
 
     def _wake_committer(self) -> None:
         task, self._committer_task = self._committer_task, None
@@ -585,16 +677,24 @@ class PcfServer:
         )
 
     def _release(self, jobs: list[_Job], answers: list[list[Message]]) -> None:
-        """Hands each job its answers (their changes are durable) and wakes its connection."""
+        """Sends each job its answers (their changes are durable), in order."""
         self.batches_executed += 1
         i = 0
         for job in jobs:
             n = len(job.commands)
-            job.release(answers[i : i + n])
+            job.answers = answers[i : i + n]
+            conn = job.conn
+            self._post(conn, conn.proto.encode(job.answers), n)
             self.commands_executed += n
             i += n
         if log.isEnabledFor(logging.INFO):
             self._log_commands(jobs)
+
+    def _lost(self, jobs: list[_Job]) -> None:
+        """Jobs the committer can no longer make durable: their connections end unanswered."""
+        for job in jobs:
+            self._answered(job.conn, len(job.commands))
+            self._kill(job.conn, "closed: the server stopped before the commands were durable")
 
     async def _committer(self) -> None:
         """Takes every job handed in since its last round and makes it durable as one group.
@@ -625,8 +725,7 @@ class PcfServer:
         finally:
             self._committer_gone = True
             self._committer_task = None
-            for job in (*self._in_flight, *self._pending):
-                job.release(None)
+            self._lost([*self._in_flight, *self._pending])
             self._in_flight, self._pending = [], []
 
     def _committer_abort(self, _: object) -> trio.lowlevel.Abort:
