@@ -246,3 +246,56 @@ def test_any_command_gets_a_well_formed_answer_and_failures_change_nothing(
         assert answer[-1].reason == mq.MQRCCF_COMMAND_FAILED
         assert answer[0].reason != mq.MQRC_UNEXPECTED_ERROR, answer[0]
         assert registry(engine) == before
+
+
+# Commands built from a small pool of parameter objects, reused as the server's decoder reuses
+# them, so that the engine meets the same parameter lists again (its checks are remembered).
+POOL = st.lists(
+    st.one_of(
+        *(st.builds(Integer, st.just(pid), strat) for pid, strat in TRACKED.items() if pid > 0 and pid < 2000),
+        *(st.builds(String, st.just(pid), strat) for pid, strat in TRACKED.items() if pid >= 2000),
+        ANY_PARAMETER,
+    ),
+    min_size=1,
+    max_size=8,
+)
+CODES = [mq.MQCMD_CREATE_Q, mq.MQCMD_CHANGE_Q, mq.MQCMD_COPY_Q, mq.MQCMD_DELETE_Q, mq.MQCMD_INQUIRE_Q, mq.MQCMD_INQUIRE_Q_NAMES]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    pool=POOL,
+    picks=st.lists(
+        st.tuples(st.sampled_from(CODES), st.integers(0, len(PREFIXES) - 1), st.lists(st.integers(0, 7), max_size=4), st.sampled_from([1, 3])),
+        min_size=1,
+        max_size=30,
+    ),
+)
+def test_remembered_checks_answer_as_fresh_ones(pool: list[Parameter], picks: list[tuple[int, int, list[int], int]]) -> None:
+    remembering = open_engine()
+    fresh = open_engine()
+    fresh._parse = fresh._check  # type: ignore[method-assign]
+    for code, prefix, chosen, version in picks:
+        message = Message(code, (*PREFIXES[prefix], *(pool[i % len(pool)] for i in chosen)), version=version)
+        assert remembering.execute(message) == fresh.execute(message), message
+    assert registry(remembering) == registry(fresh)
+
+
+def test_a_repeated_parameter_list_is_checked_once(monkeypatch: Any) -> None:
+    engine = open_engine()
+    checked: list[int] = []
+    real = engine._check
+
+    def counting(cmd: Any, message: Message) -> Any:
+        checked.append(message.command)
+        return real(cmd, message)
+
+    monkeypatch.setattr(engine, "_check", counting)
+    params = (qname("APP.A"), Integer(mq.MQIA_Q_TYPE, L), Integer(mq.MQIA_MAX_Q_DEPTH, 7))
+    assert reason(engine.execute(Message(mq.MQCMD_CREATE_Q, params))) == 0
+    for _ in range(3):
+        assert reason(engine.execute(Message(mq.MQCMD_CHANGE_Q, params))) == 0
+    # The same objects in another command, or another version, are checked for that command.
+    assert reason(engine.execute(Message(mq.MQCMD_CREATE_Q, params))) == mq.MQRCCF_OBJECT_ALREADY_EXISTS
+    assert reason(engine.execute(Message(mq.MQCMD_CHANGE_Q, params, version=2))) == 0
+    assert checked == [mq.MQCMD_CREATE_Q, mq.MQCMD_CHANGE_Q, mq.MQCMD_CHANGE_Q]

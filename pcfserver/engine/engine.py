@@ -136,6 +136,10 @@ class Queue:
     attrs: dict[int, AttrValue]
 
 
+# Parameter lists whose checks are remembered (see Engine._parse).
+_PARSED_ENTRIES = 4096
+
+
 class _Parsed:
     __slots__ = ("attrs", "filter", "qtype", "values")
 
@@ -209,6 +213,9 @@ class Engine:
         self._pending: list[Op] = []
         self._undo: list[tuple[str, object, object]] = []
         self._ok_cache: dict[tuple[int, int, str], tuple[Message, ...]] = {}
+        # Parameter lists already validated: by command, version and the identity of each
+        # parameter object (the decoder shares equal ones); each entry keeps its objects alive.
+        self._parsed: dict[tuple[int, ...], tuple[tuple[Parameter, ...], _Parsed]] = {}
         self._clock = (-1, "", "")
         self._table_defaults: dict[int, dict[int, AttrValue]] = {
             qtype: {a.pid: a.defaults[qtype] for a in attrs if a.access == "set"} for qtype, attrs in self._spec.stored.items()
@@ -447,6 +454,25 @@ class Engine:
     # ------------------------------------------------------------------ validation
 
     def _parse(self, cmd: CommandSpec, command: Message) -> _Parsed:
+        """The command's parameters, checked (read-only: the result may be shared).
+
+        The checks depend only on the command, its version and its parameters, which are
+        immutable, so a parameter list that passed once passes again the same way.  A server's
+        decoder hands out the same parameter objects for equal parameters, so repeated commands
+        (the same change to a few queues, a monitor's inquiries) are recognised by identity.
+        """
+        items = command.parameters
+        key = (command.command, command.version, *map(id, items))
+        hit = self._parsed.get(key)
+        if hit is not None:
+            return hit[1]
+        parsed = self._check(cmd, command)
+        if len(self._parsed) >= _PARSED_ENTRIES:
+            del self._parsed[next(iter(self._parsed))]
+        self._parsed[key] = (tuple(items), parsed)
+        return parsed
+
+    def _check(self, cmd: CommandSpec, command: Message) -> _Parsed:
         """Every parameter-level check, in message order; the first failure rejects the command."""
         items = command.parameters
         required = cmd.required
