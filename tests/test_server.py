@@ -13,12 +13,14 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pcfserver import mq
 from pcfserver.client import ClientProtocol, PcfCommandError, PcfConnectionClosed, connect
 from pcfserver.codec import Integer, Message, StreamDecoder, String, decode, encode
 from pcfserver.engine import open_engine
-from pcfserver.server import PcfServer, ServerConfig
+from pcfserver.server import PcfServer, ServerConfig, encode_responses
 from pcfserver.server.logs import LOGGER_NAME, JsonFormatter
 from pcfserver.server.testing import RecordingEngine
 
@@ -539,3 +541,25 @@ async def test_large_messages_share_a_bounded_buffer_budget(nursery: trio.Nurser
     assert server._budget.used == 0
     for s in streams:
         await s.aclose()
+
+
+# -- the answers' bytes ----------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    picks=st.lists(st.tuples(st.integers(0, 5), st.sampled_from(["big", "little"]), st.sampled_from([819, 1208, 500])), min_size=1, max_size=20)
+)
+def test_encoded_answers_are_each_message_in_its_own_byte_order(picks: list[tuple[int, str, int]]) -> None:
+    """Answers shared by identity (the engine's success messages) and fresh ones encode alike."""
+    shared = [
+        Message(mq.MQCMD_CHANGE_Q, (), type=mq.MQCFT_RESPONSE, byte_order="big"),
+        Message(mq.MQCMD_CHANGE_Q, (), type=mq.MQCFT_RESPONSE, byte_order="little"),
+        Message(mq.MQCMD_CREATE_Q, (), type=mq.MQCFT_RESPONSE, version=2),
+        Message(mq.MQCMD_CHANGE_Q, (Integer(mq.MQIACF_PARAMETER_ID, mq.MQIA_MAX_Q_DEPTH),), type=mq.MQCFT_RESPONSE, comp_code=2, reason=3004),
+    ]
+    for index, order, ccsid in picks:
+        message = shared[index] if index < len(shared) else Message(mq.MQCMD_DELETE_Q, (), type=mq.MQCFT_RESPONSE, byte_order=order, reason=index)
+        answers = [[message], [shared[0], message]]
+        expected = b"".join(encode(m, byte_order=m.byte_order, default_ccsid=ccsid) for answer in answers for m in answer)
+        assert encode_responses(answers, ccsid) == expected

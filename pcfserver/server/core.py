@@ -248,6 +248,7 @@ class PcfServer:
         self._committer_task: trio.lowlevel.Task | None = None
         self._committer_gone = False
         self._connection_nursery: trio.Nursery | None = None
+        self._share = self.config.batch_limit
         self._closing = False
         # The watchdog sleeps until ``_watch_at`` in ``_watch_scope``.
         self._watch_at = -math.inf
@@ -358,6 +359,7 @@ class PcfServer:
                 self._capture.connection(self._numbers) if self._capture else None,
             )
             self._connections.add(conn)
+            self._count_changed()
             nursery.start_soon(self._handle, conn)
 
     # -- timeouts ---------------------------------------------------------------------------
@@ -419,6 +421,7 @@ class PcfServer:
             conn.closed = True
             conn.unsent.clear()
             self._connections.discard(conn)
+            self._count_changed()
             self._budget.settle(conn, 0)
             if conn.capture is not None:
                 conn.capture.close()
@@ -442,9 +445,10 @@ class PcfServer:
             )
         return self._logged(conn, "idle_timeout", f"closed: idle for {cfg.idle_timeout:g} s")
 
-    def _round_limit(self) -> int:
+    def _count_changed(self) -> None:
+        """Each connection's share of the commands queued at once (see ``ServerConfig.queued_commands``)."""
         cfg = self.config
-        return max(1, min(cfg.batch_limit, cfg.queued_commands // max(1, len(self._connections))))
+        self._share = max(1, min(cfg.batch_limit, cfg.queued_commands // max(1, len(self._connections))))
 
     async def _converse(self, conn: _Connection) -> str:
         cfg = self.config
@@ -460,39 +464,30 @@ class PcfServer:
         eager = True
         probe = 0
         while True:
-            room = self._round_limit() - conn.outstanding
-            if room <= 0:
-                # Too much unanswered: read on once the committer (or the peer) catches up.
-                await self._settle(conn, conn.outstanding + room - 1)
-                if conn.dead is not None:
-                    return conn.dead
-                continue
-            commands = proto.next_commands(room)
-            failure = proto.failure
-            if capture_pending is not None and conn.capture is not None:
-                conn.capture.received(capture_pending[0], capture_pending[1], None if failure else proto.boundary)
-            capture_pending = None
-            if proto.boundary != boundary:
-                boundary = proto.boundary
-                partial_since = last_receive
-            if conn.held:
-                budget.settle(conn, max(0, proto.buffered - RECEIVE_SIZE))
-            if commands and not self._submit(conn, commands):
-                return "closed: the server stopped before the commands were durable"
-            if failure is not None:
-                self._log_failure(conn, failure)
-                await self._settle(conn, 0)  # the answers to the commands before it go first
-                if conn.dead is None:
-                    conn.outstanding += 1
-                    self._post(conn, proto.encode([failure.responses]), 1)
-                    await self._settle(conn, 0)
-                if conn.dead is not None:
-                    return conn.dead
-                conn.final = f"closed after a malformed message ({_reason_name(failure.error.reason)})"
-                await self._drain(conn)
-                return conn.final
-            if commands:
-                continue
+            if proto.buffered:  # bytes received and not yet returned in a message
+                room = self._share - conn.outstanding
+                if room <= 0:
+                    # Too much unanswered: read on once the committer (or the peer) catches up.
+                    await self._settle(conn, conn.outstanding + room - 1)
+                    if conn.dead is not None:
+                        return conn.dead
+                    continue
+                commands = proto.next_commands(room)
+                failure = proto.failure
+                if capture_pending is not None and conn.capture is not None:
+                    conn.capture.received(capture_pending[0], capture_pending[1], None if failure else proto.boundary)
+                capture_pending = None
+                if proto.boundary != boundary:
+                    boundary = proto.boundary
+                    partial_since = last_receive
+                if conn.held:
+                    budget.settle(conn, max(0, proto.buffered - RECEIVE_SIZE))
+                if commands and not self._submit(conn, commands):
+                    return "closed: the server stopped before the commands were durable"
+                if failure is not None:
+                    return await self._fail(conn, failure)
+                if commands:
+                    continue
             if self._stopping:
                 return "closed by shutdown"
             buffered = proto.buffered
@@ -529,6 +524,20 @@ class PcfServer:
             start = proto.received
             proto.receive_data(data)
             capture_pending = (data, start)
+
+    async def _fail(self, conn: _Connection, failure: FramingError) -> str:
+        """Answers a message whose framing is lost, after the answers before it, and drains the input."""
+        self._log_failure(conn, failure)
+        await self._settle(conn, 0)
+        if conn.dead is None:
+            conn.outstanding += 1
+            self._post(conn, conn.proto.encode([failure.responses]), 1)
+            await self._settle(conn, 0)
+        if conn.dead is not None:
+            return conn.dead
+        conn.final = f"closed after a malformed message ({_reason_name(failure.error.reason)})"
+        await self._drain(conn)
+        return conn.final
 
     def _logged(self, conn: _Connection, event: str, text: str) -> str:
         log.warning("connection %d from %s %s", conn.number, conn.peer, text, extra={"event": event, "peer": conn.peer, "connection": conn.number})

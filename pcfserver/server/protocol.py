@@ -65,9 +65,28 @@ def framing_error_responses(error: PcfError, head: bytes) -> FramingError:
     )
 
 
+# Responses without parameters (the engine shares one success message per command, version and
+# byte order) encoded once, found by identity; each entry keeps its message alive.
+_BARE: dict[tuple[int, int], tuple[Message, bytes]] = {}
+_BARE_ENTRIES = 1024
+
+
 def encode_responses(answers: Iterable[Sequence[Message]], default_ccsid: int = 819) -> bytes:
     """All response messages of several commands, each in its own byte order, as one buffer."""
-    return b"".join(encode(m, byte_order=m.byte_order, default_ccsid=default_ccsid) for answer in answers for m in answer)
+    out: list[bytes] = []
+    for answer in answers:
+        for m in answer:
+            if m.parameters:
+                out.append(encode(m, byte_order=m.byte_order, default_ccsid=default_ccsid))
+                continue
+            key = (id(m), default_ccsid)
+            hit = _BARE.get(key)
+            if hit is None:
+                if len(_BARE) >= _BARE_ENTRIES:
+                    _BARE.clear()
+                hit = _BARE[key] = (m, encode(m, byte_order=m.byte_order, default_ccsid=default_ccsid))
+            out.append(hit[1])
+    return b"".join(out)
 
 
 class ServerProtocol:
