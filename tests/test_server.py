@@ -505,6 +505,31 @@ async def test_capture_files_decode_to_what_crossed_the_wire(nursery: trio.Nurse
     assert [m.command for m in decode(b"".join(p.read_bytes() for p in outs))][-2:] == [mq.MQCMD_CHANGE_Q] * 2
 
 
+async def test_capture_holds_answers_that_waited_for_a_slow_reader(nursery: trio.Nursery, tmp_path: Path) -> None:
+    """Answers the socket could not take at once are captured whole, in order, once sent."""
+    server = await start(nursery, capture_dir=tmp_path)
+    count = 1500  # about 10 MB of answers: more than the socket buffers hold
+    stream = await open_raw(server)
+    nursery.start_soon(stream.send_all, encode(inquire("SYSTEM.DEFAULT.*")) * count + encode(change("NO.SUCH.Q")))
+    await trio.sleep(0.5)  # the answers pile up unread
+    decoder = StreamDecoder()
+    received = bytearray()
+    answers = 0
+    with trio.fail_after(30):
+        while answers < count + 1:
+            data = await stream.receive_some(65536)
+            received += data
+            decoder.feed(data)
+            while (message := decoder.next_message()) is not None:
+                answers += message.control == mq.MQCFC_LAST
+    await stream.aclose()
+    with trio.fail_after(5):
+        while server.connection_count:
+            await trio.sleep(0.01)
+    (out,) = sorted(tmp_path.glob("*-out.pcf"))
+    assert out.read_bytes() == bytes(received)
+
+
 async def test_header_errors_with_framing_intact_are_answered(server: PcfServer) -> None:
     """A bad Version is answered by name and, the framing being sound, the connection goes on."""
     stream = await open_raw(server)

@@ -149,8 +149,9 @@ class _Connection:
         self.held = 0
         # Commands handed to the engine whose answers the peer has not yet taken in full.
         self.outstanding = 0
-        # Answers the socket could not take yet, each with the number of commands it answers.
-        self.unsent: deque[tuple[memoryview, int]] = deque()
+        # Answers the socket could not take yet: the rest to send, the number of commands they
+        # answer and the whole answer (captured once it is all sent).
+        self.unsent: deque[tuple[memoryview, int, bytes]] = deque()
         self.flushing = False
         # Why the connection must end (set by whoever found out: the flusher, the committer).
         self.dead: str | None = None
@@ -553,10 +554,8 @@ class PcfServer:
         if conn.closed or conn.dead is not None:
             self._answered(conn, commands)
             return
-        if conn.capture is not None:
-            conn.capture.sent(data)
         if conn.unsent:
-            conn.unsent.append((memoryview(data), commands))
+            conn.unsent.append((memoryview(data), commands, data))
             return
         try:
             sent = _send_now(conn.sock, data)
@@ -565,9 +564,9 @@ class PcfServer:
             self._answered(conn, commands)
             return
         if sent == len(data):
-            self._answered(conn, commands)
+            self._delivered(conn, data, commands)
             return
-        conn.unsent.append((memoryview(data)[sent:], commands))
+        conn.unsent.append((memoryview(data)[sent:], commands, data))
         if not conn.flushing:
             conn.flushing = True
             self._nursery().start_soon(self._flush, conn)
@@ -581,16 +580,16 @@ class PcfServer:
                 while conn.unsent and not conn.closed:
                     await trio.lowlevel.wait_writable(sock)
                     while conn.unsent and not conn.closed:
-                        view, commands = conn.unsent[0]
+                        view, commands, whole = conn.unsent[0]
                         sent = _send_now(sock, view)
                         if sent < len(view):
                             if sent:
-                                conn.unsent[0] = (view[sent:], commands)
+                                conn.unsent[0] = (view[sent:], commands, whole)
                                 scope.deadline = trio.current_time() + timeout
                             break
                         conn.unsent.popleft()
                         scope.deadline = trio.current_time() + timeout
-                        self._answered(conn, commands)
+                        self._delivered(conn, whole, commands)
             if scope.cancelled_caught:
                 self._kill(conn, self._logged(conn, "send_timeout", f"closed: peer did not take the answers in {timeout:g} s"))
         except (OSError, trio.ClosedResourceError) as exc:
@@ -598,6 +597,12 @@ class PcfServer:
                 self._kill(conn, f"broken: {exc or type(exc).__name__}")
         finally:
             conn.flushing = False
+
+    def _delivered(self, conn: _Connection, data: bytes, commands: int) -> None:
+        """The socket took all of ``data``: it goes to the capture, and its commands are answered."""
+        if conn.capture is not None:
+            conn.capture.sent(data)
+        self._answered(conn, commands)
 
     def _answered(self, conn: _Connection, commands: int) -> None:
         conn.outstanding -= commands
