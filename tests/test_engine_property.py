@@ -299,3 +299,18 @@ def test_a_repeated_parameter_list_is_checked_once(monkeypatch: Any) -> None:
     assert reason(engine.execute(Message(mq.MQCMD_CREATE_Q, params))) == mq.MQRCCF_OBJECT_ALREADY_EXISTS
     assert reason(engine.execute(Message(mq.MQCMD_CHANGE_Q, params, version=2))) == 0
     assert checked == [mq.MQCMD_CREATE_Q, mq.MQCMD_CHANGE_Q, mq.MQCMD_CHANGE_Q]
+
+
+def test_remembering_rests_while_every_command_is_new_and_comes_back() -> None:
+    from pcfserver.engine import engine as engine_module
+
+    engine = open_engine()
+    window, rest = engine_module._PARSE_WINDOW, engine_module._PARSE_REST
+    for i in range(window):  # a bulk definition: every parameter list is new
+        assert reason(engine.execute(create(f"BULK.{i}"))) == 0
+    engine.execute(create("ONE.MORE"))
+    assert not engine._parsed  # gave up remembering, and let go of what it held
+    params = (qname("BULK.1"), Integer(mq.MQIA_Q_TYPE, L), Integer(mq.MQIA_MAX_Q_DEPTH, 7))
+    for _ in range(window * (rest + 2)):  # the same change over and over
+        assert reason(engine.execute(Message(mq.MQCMD_CHANGE_Q, params))) == 0
+    assert len(engine._parsed) == 1

@@ -136,8 +136,11 @@ class Queue:
     attrs: dict[int, AttrValue]
 
 
-# Parameter lists whose checks are remembered (see Engine._parse).
+# Parameter lists whose checks are remembered (see Engine._parse), the window of commands over
+# which remembering must pay, and the windows it rests after one where it did not.
 _PARSED_ENTRIES = 4096
+_PARSE_WINDOW = 1024
+_PARSE_REST = 8
 
 
 class _Parsed:
@@ -216,6 +219,9 @@ class Engine:
         # Parameter lists already validated: by command, version and the identity of each
         # parameter object (the decoder shares equal ones); each entry keeps its objects alive.
         self._parsed: dict[tuple[int, ...], tuple[tuple[Parameter, ...], _Parsed]] = {}
+        self._parse_seen = 0
+        self._parse_hits = 0
+        self._parse_rest = 0
         self._clock = (-1, "", "")
         self._table_defaults: dict[int, dict[int, AttrValue]] = {
             qtype: {a.pid: a.defaults[qtype] for a in attrs if a.access == "set"} for qtype, attrs in self._spec.stored.items()
@@ -460,17 +466,34 @@ class Engine:
         immutable, so a parameter list that passed once passes again the same way.  A server's
         decoder hands out the same parameter objects for equal parameters, so repeated commands
         (the same change to a few queues, a monitor's inquiries) are recognised by identity.
+        Remembering costs a little on every command, so when a window of commands found almost
+        nothing (every command new: a bulk definition, say) the next few windows do not try.
         """
+        self._parse_seen += 1
+        if self._parse_seen >= _PARSE_WINDOW:
+            self._next_parse_window()
+        if self._parse_rest:
+            return self._check(cmd, command)
         items = command.parameters
         key = (command.command, command.version, *map(id, items))
         hit = self._parsed.get(key)
         if hit is not None:
+            self._parse_hits += 1
             return hit[1]
         parsed = self._check(cmd, command)
         if len(self._parsed) >= _PARSED_ENTRIES:
-            del self._parsed[next(iter(self._parsed))]
+            self._parsed.clear()  # (dropping the oldest instead costs a scan past deleted slots)
         self._parsed[key] = (tuple(items), parsed)
         return parsed
+
+    def _next_parse_window(self) -> None:
+        if self._parse_rest:
+            self._parse_rest -= 1
+        elif self._parse_hits * 8 < self._parse_seen:  # under one in eight found
+            self._parse_rest = _PARSE_REST
+            self._parsed.clear()
+        self._parse_seen = 0
+        self._parse_hits = 0
 
     def _check(self, cmd: CommandSpec, command: Message) -> _Parsed:
         """Every parameter-level check, in message order; the first failure rejects the command."""
