@@ -195,9 +195,26 @@ def _parameters(
     integers = _INTEGERS
     strings = opts.strings
     for _ in range(count):
-        if p + 8 > end:
-            raise Incomplete(p + 8)
-        t, sl = two(buf, p)
+        if p + 16 <= end:
+            # The MQCFIN unpacker read at any structure gives its Type and StrucLength first (every
+            # structure starts so), and for an MQCFIN the whole of it: the integers' cache key.
+            quad = cfin(buf, p)
+            t = quad[0]
+            sl = quad[1]
+            if t == _T_INTEGER and sl == 16:
+                item = integers.get(quad)
+                if item is None:
+                    item = _new_integer(quad[2], quad[3])
+                    if len(integers) >= _CACHE_LIMIT:
+                        integers.clear()
+                    integers[quad] = item
+                append(item)
+                p += 16
+                continue
+        else:
+            if p + 8 > end:
+                raise Incomplete(p + 8)
+            t, sl = two(buf, p)
         if t == _T_INTEGER:  # the common cases first, inline
             if sl != 16:
                 raise PcfError(_CFIN_LENGTH, f"MQCFIN StrucLength {sl} is not 16", offset=p)
