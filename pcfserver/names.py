@@ -44,6 +44,16 @@ def command_name(value: int) -> str | None:
     return _by_value(("MQCMD",)).get(value)
 
 
+def command_names() -> dict[int, str]:
+    """Every command's name by value (a copy)."""
+    return dict(_by_value(("MQCMD",)))
+
+
+def reason_names() -> dict[int, str]:
+    """Every reason code's name by value, MQRCCF names first (a copy)."""
+    return dict(_by_value(("MQRCCF", "MQRC")))
+
+
 def reason_name(value: int) -> str | None:
     if value == 0:
         return "MQRC_NONE"

@@ -468,7 +468,12 @@ async def test_one_json_log_line_per_command(server: PcfServer) -> None:
     logger.setLevel(logging.INFO)
     try:
         async with connect(*server.address) as c:
-            await c.execute_many([create("LOG.Q"), change("LOG.MISSING")])
+            copy = Message(
+                mq.MQCMD_COPY_Q,
+                (String(mq.MQCACF_FROM_Q_NAME, "LOG.Q"), String(mq.MQCACF_TO_Q_NAME, "LOG.COPY"), Integer(mq.MQIA_Q_TYPE, mq.MQQT_LOCAL)),
+            )
+            unknown = Message(9999, (Integer(mq.MQIA_Q_TYPE, mq.MQQT_LOCAL), String(mq.MQCA_Q_NAME, "LOG.Q")))
+            await c.execute_many([create("LOG.Q"), change("LOG.MISSING"), copy, unknown], check_failure=False)
     finally:
         logger.removeHandler(handler)
         logger.setLevel(old_level)
@@ -477,6 +482,8 @@ async def test_one_json_log_line_per_command(server: PcfServer) -> None:
     assert [(r["command"], r["queue"], r["reason"]) for r in commands] == [
         ("MQCMD_CREATE_Q", "LOG.Q", "MQRC_NONE"),
         ("MQCMD_CHANGE_Q", "LOG.MISSING", "MQRC_UNKNOWN_OBJECT_NAME"),
+        ("MQCMD_COPY_Q", "LOG.Q", "MQRC_NONE"),
+        ("9999", "LOG.Q", "MQRCCF_CFH_COMMAND_ERROR"),
     ]
     assert all(r["peer"].startswith("127.0.0.1:") and isinstance(r["us"], int) for r in commands)
 

@@ -32,7 +32,7 @@ from typing import Protocol, cast
 import trio
 
 from pcfserver import mq, names
-from pcfserver.codec import Message
+from pcfserver.codec import Message, String
 from pcfserver.engine.engine import Batch
 from pcfserver.engine.responses import error_responses
 from pcfserver.server.capture import DEFAULT_ROTATE_BYTES, Capture, ConnectionCapture
@@ -47,6 +47,10 @@ _RECEIVE_STREAK = 8
 # A connection whose socket was empty when tried tries again before waiting once in this many waits.
 _PROBE_EVERY = 16
 _ACCEPT_PAUSE_ERRNOS = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS}
+_Q_NAME = mq.MQCA_Q_NAME
+# Names for the command log, looked up once per command.
+_COMMAND_NAMES = names.command_names()
+_REASON_NAMES = {**names.reason_names(), mq.MQRC_NONE: "MQRC_NONE"}
 
 
 class Engine(Protocol):
@@ -190,7 +194,12 @@ def _address_name(peer: object) -> str:
 
 
 def _queue_of(command: Message) -> str | None:
-    for pid in (mq.MQCA_Q_NAME, mq.MQCACF_FROM_Q_NAME):
+    params = command.parameters
+    if params:  # most commands name their queue first
+        first = params[0]
+        if first.parameter == _Q_NAME and type(first) is String:
+            return first.value.rstrip()
+    for pid in (_Q_NAME, mq.MQCACF_FROM_Q_NAME):
         value = command.str_value(pid)
         if value is not None:
             return value.rstrip()
@@ -205,11 +214,13 @@ def _reason_of(answer: Sequence[Message]) -> int:
 
 
 def _reason_name(reason: int) -> str:
-    return names.reason_name(reason) or str(reason)
+    name = _REASON_NAMES.get(reason)
+    return name if name is not None else names.reason_name(reason) or str(reason)
 
 
 def _command_name(command: int) -> str:
-    return names.command_name(command) or str(command)
+    name = _COMMAND_NAMES.get(command)
+    return name if name is not None else str(command)
 
 
 def _receive_now(sock: socket.socket) -> bytes | None:
@@ -767,10 +778,12 @@ class PcfServer:
         """One record for the whole batch; the formatters write one line per command."""
         now = time.perf_counter()
         entries: list[Entry] = []
+        append = entries.append
         for job in jobs:
-            peer, number, us = job.conn.peer, job.conn.number, int((now - job.started) * 1e6)
+            conn = job.conn
+            peer, number, us = conn.peer, conn.number, int((now - job.started) * 1e6)
             for command, answer in zip(job.commands, job.answers or (), strict=True):
-                entries.append((peer, number, _command_name(command.command), _queue_of(command), _reason_name(_reason_of(answer)), us))
+                append((peer, number, _command_name(command.command), _queue_of(command), _reason_name(_reason_of(answer)), us))
         log.info(CommandLines(entries), extra={"event": "command"})
 
     async def _run_batch(self, commands: list[Message]) -> list[list[Message]]:
