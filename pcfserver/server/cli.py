@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import signal
 import sys
@@ -15,6 +16,10 @@ from pcfserver.server.logs import LOGGER_NAME, configure_logging
 
 log = logging.getLogger(LOGGER_NAME)
 SWITCH_INTERVAL = 0.0002
+# The cyclic garbage collector's generation thresholds while serving (the default is 700, 10,
+# 10).  A command leaves almost nothing behind that outlives it, yet the default young-generation
+# pass ran some 400 times in a 6 s benchmark and each pass touched the survivors of the last.
+GC_THRESHOLDS = (10_000, 20, 20)
 
 
 def _positive_int(text: str) -> int:
@@ -114,6 +119,11 @@ def run(name: str, args: argparse.Namespace) -> int:
         return 1
     config.ccsid = engine.ccsid
     qmgr = engine.qmgr_name
+    # What is loaded by now (tables, the registry as stored) lives as long as the process: the
+    # collector need not look at it again.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
     if commit_in_thread(config):
         # The engine thread gives up the GIL at every SQLite call; with the default 5 ms switch
         # interval, taking it back from a busy event loop stalls each commit by up to 5 ms.
