@@ -471,12 +471,14 @@ class PcfServer:
         last_receive = clock()
         partial_since = last_receive
         boundary = proto.boundary
+        buffered = proto.buffered  # bytes received and not yet returned in a message
+        fd = sock.fileno()
         capture_pending: tuple[bytes, int] | None = None
         streak = 0
         eager = True
         probe = 0
         while True:
-            if proto.buffered:  # bytes received and not yet returned in a message
+            if buffered:
                 room = self._share - conn.outstanding
                 if room <= 0:
                     # Too much unanswered: read on once the committer (or the peer) catches up.
@@ -486,23 +488,24 @@ class PcfServer:
                     continue
                 commands = proto.next_commands(room)
                 failure = proto.failure
+                reached = proto.boundary
+                buffered = proto.buffered
                 if capture_pending is not None and conn.capture is not None:
-                    conn.capture.received(capture_pending[0], capture_pending[1], None if failure else proto.boundary)
+                    conn.capture.received(capture_pending[0], capture_pending[1], None if failure else reached)
                 capture_pending = None
-                if proto.boundary != boundary:
-                    boundary = proto.boundary
+                if reached != boundary:
+                    boundary = reached
                     partial_since = last_receive
                 if conn.held:
-                    budget.settle(conn, max(0, proto.buffered - RECEIVE_SIZE))
+                    budget.settle(conn, max(0, buffered - RECEIVE_SIZE))
                 if commands and not self._submit(conn, commands):
                     return "closed: the server stopped before the commands were durable"
                 if failure is not None:
                     return await self._fail(conn, failure)
-                if commands:
+                if commands and buffered:
                     continue
             if self._stopping:
                 return "closed by shutdown"
-            buffered = proto.buffered
             data = None
             # Try the socket before waiting on it only when that paid off last time: a peer
             # that waits for each answer has sent nothing yet, and the failed call costs.
@@ -520,9 +523,9 @@ class PcfServer:
                     self._arm(conn, _IDLE, last_receive + cfg.idle_timeout)
                 if buffered > RECEIVE_SIZE:
                     await budget.reserve(conn, buffered)
-                await trio.lowlevel.wait_readable(sock)
+                await trio.lowlevel.wait_readable(fd)
                 while (data := _receive_now(sock)) is None:
-                    await trio.lowlevel.wait_readable(sock)
+                    await trio.lowlevel.wait_readable(fd)
                 self._disarm(conn)
                 if len(data) == RECEIVE_SIZE:
                     eager = True
@@ -535,6 +538,7 @@ class PcfServer:
             last_receive = clock()
             start = proto.received
             proto.receive_data(data)
+            buffered += len(data)
             capture_pending = (data, start)
 
     async def _fail(self, conn: _Connection, failure: FramingError) -> str:
