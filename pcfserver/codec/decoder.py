@@ -215,22 +215,11 @@ def _parameters(
             if p + 8 > end:
                 raise Incomplete(p + 8)
             t, sl = two(buf, p)
-        if t == _T_INTEGER:  # the common cases first, inline
+        if t == _T_INTEGER:  # an MQCFIN the path above did not take: a wrong length, or not all here
             if sl != 16:
                 raise PcfError(_CFIN_LENGTH, f"MQCFIN StrucLength {sl} is not 16", offset=p)
-            if p + 16 > end:
-                raise Incomplete(p + 16)
-            key = cfin(buf, p)
-            item = integers.get(key)
-            if item is None:
-                item = _new_integer(key[2], key[3])
-                if len(integers) >= _CACHE_LIMIT:
-                    integers.clear()
-                integers[key] = item
-            append(item)
-            p += 16
-            continue
-        if t == _T_STRING:
+            raise Incomplete(p + 16)
+        if t == _T_STRING:  # the other common case, inline
             if p + 20 > end:
                 raise Incomplete(p + 20)
             _, _, pid, ccsid, n = cfst(buf, p)
