@@ -24,10 +24,10 @@ import os
 import socket
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, cast
+from typing import Protocol, TypeVar, cast
 
 import trio
 
@@ -40,6 +40,8 @@ from pcfserver.server.logs import LOGGER_NAME, CommandLines, Entry
 from pcfserver.server.protocol import FramingError, ServerProtocol
 
 log = logging.getLogger(LOGGER_NAME)
+_A = TypeVar("_A")
+_R = TypeVar("_R")
 
 RECEIVE_SIZE = 65536
 # Receives that found data at once, in a row, before a connection lets the others run.
@@ -214,13 +216,11 @@ def _reason_of(answer: Sequence[Message]) -> int:
 
 
 def _reason_name(reason: int) -> str:
-    name = _REASON_NAMES.get(reason)
-    return name if name is not None else names.reason_name(reason) or str(reason)
+    return _REASON_NAMES.get(reason) or str(reason)
 
 
 def _command_name(command: int) -> str:
-    name = _COMMAND_NAMES.get(command)
-    return name if name is not None else str(command)
+    return _COMMAND_NAMES.get(command) or str(command)
 
 
 def _receive_now(sock: socket.socket) -> bytes | None:
@@ -729,7 +729,8 @@ class PcfServer:
         """Takes every job handed in since its last round and makes it durable as one group.
 
         With a pipelined engine the jobs are applied already: their batches, joined, are
-        committed in one transaction in a worker thread while connections apply the next group.
+        committed in one transaction (in a worker thread, or on the event loop: see
+        ``commit_in_thread``) while connections apply the next group.
         If a commit fails, the group applied behind it (which may have seen the failed group's
         changes) is undone first, then the failed group; the failed group is answered
         MQRC_UNEXPECTED_ERROR for its changing commands, and the group behind is applied again
@@ -764,10 +765,7 @@ class PcfServer:
     async def _commit_group(self, engine: PipelinedEngine, jobs: list[_Job]) -> None:
         group = Batch.joined([cast(Batch, job.batch) for job in jobs])
         try:
-            if self._in_thread:
-                await trio.to_thread.run_sync(engine.commit, group)
-            else:
-                engine.commit(group)
+            await self._where_commits_run(engine.commit, group)
         except Exception as exc:
             waiting = self._pending
             if waiting:
@@ -792,7 +790,7 @@ class PcfServer:
 
     async def _run_batch(self, commands: list[Message]) -> list[list[Message]]:
         try:
-            answers = await self._call_engine(commands)
+            answers = await self._where_commits_run(self.engine.execute_batch, commands)
             if len(answers) == len(commands):
                 return answers
             log.error("engine answered %d commands of %d", len(answers), len(commands), extra={"event": "engine_error"})
@@ -806,7 +804,8 @@ class PcfServer:
             out.extend(await self._run_batch([command]))
         return out
 
-    async def _call_engine(self, commands: list[Message]) -> list[list[Message]]:
+    async def _where_commits_run(self, call: Callable[[_A], _R], arg: _A) -> _R:
+        """``call(arg)`` in the worker thread or on the event loop, as ``--commit-in`` chose."""
         if self._in_thread:
-            return await trio.to_thread.run_sync(self.engine.execute_batch, commands)
-        return self.engine.execute_batch(commands)
+            return await trio.to_thread.run_sync(call, arg)
+        return call(arg)
