@@ -204,6 +204,7 @@ class Batch:
             ops.extend(b.ops)
         return Batch(tuple(commands), answers, changed, undo, ops)
 
+
 class Engine:
     """The command engine over one queue manager's registry.  Not thread-safe: serialise calls."""
 
