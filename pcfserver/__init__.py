@@ -20,6 +20,8 @@ from pcfserver.codec import (
     decode,
     encode,
 )
+from pcfserver.engine.messages import MessageDescriptor, MQIError
+from pcfserver.qmgr import QueueManager, Session, open_queue_manager
 
 __version__ = "0.1.0"
 
@@ -33,13 +35,18 @@ __all__ = [
     "Integer64List",
     "IntegerFilter",
     "IntegerList",
+    "MQIError",
     "Message",
+    "MessageDescriptor",
     "Parameter",
     "PcfError",
+    "QueueManager",
+    "Session",
     "StreamDecoder",
     "String",
     "StringFilter",
     "StringList",
     "decode",
     "encode",
+    "open_queue_manager",
 ]

@@ -132,3 +132,27 @@ def inquire(engine: Engine, name: str, *selectors: int, order: str = "big") -> d
 
 def with_header(message: Message, **fields: int) -> Message:
     return replace(message, **fields)  # type: ignore[arg-type]
+
+
+def put_messages(engine: Engine, queue: str, count: int, *, syncpoint: bool = False) -> object:
+    """``count`` messages put on ``queue`` by a new session of the engine's message layer; returns the session."""
+    layer = engine.messaging
+    session = layer.open_session("tests")
+    for i in range(count):
+        engine.execute_operation(lambda i=i: layer.put(session, queue, f"message {i}".encode(), syncpoint=syncpoint))
+    return session
+
+
+def open_queue(engine: Engine, queue: str, *, input: bool = False, output: bool = False) -> tuple[object, int]:
+    """A new session holding ``queue`` open (MQOPEN); returns (session, handle)."""
+    layer = engine.messaging
+    session = layer.open_session("tests")
+    return session, engine.execute_operation(lambda: layer.open(session, queue, input=input, output=output))
+
+
+def close_queue(engine: Engine, opened: tuple[object, int]) -> None:
+    from pcfserver.engine.messaging import SessionState
+
+    session, handle = opened
+    assert isinstance(session, SessionState)
+    engine.execute_operation(lambda: engine.messaging.close(session, handle))

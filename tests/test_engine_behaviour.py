@@ -11,6 +11,7 @@ from engine_support import (
     ORDERS,
     attributes,
     change,
+    close_queue,
     command,
     copy,
     create,
@@ -18,6 +19,8 @@ from engine_support import (
     error_parameter,
     inquire,
     ok,
+    open_queue,
+    put_messages,
     qname,
     qtype,
     reason,
@@ -36,6 +39,8 @@ DEFAULTS = {
     A: "SYSTEM.DEFAULT.ALIAS.QUEUE",
     R: "SYSTEM.DEFAULT.REMOTE.QUEUE",
 }
+# Local queues a new queue manager also has: where performance events and trigger messages go.
+SYSTEM_QUEUES = ("SYSTEM.ADMIN.PERFM.EVENT", "SYSTEM.DEFAULT.INITIATION.QUEUE")
 
 
 @pytest.fixture
@@ -48,8 +53,9 @@ def test_first_start_holds_ibms_default_queues(engine: Engine) -> None:
     names = answer[0].parameters[0]
     types = answer[0].parameters[1]
     assert isinstance(names, StringList) and isinstance(types, IntegerList)
-    assert [n.rstrip() for n in names.values] == sorted(DEFAULTS.values())
-    assert dict(zip((n.rstrip() for n in names.values), types.values, strict=True)) == {v: k for k, v in DEFAULTS.items()}
+    assert [n.rstrip() for n in names.values] == sorted([*DEFAULTS.values(), *SYSTEM_QUEUES])
+    expected = {v: k for k, v in DEFAULTS.items()} | dict.fromkeys(SYSTEM_QUEUES, L)
+    assert dict(zip((n.rstrip() for n in names.values), types.values, strict=True)) == expected
     local = inquire(engine, DEFAULTS[L])
     # IBM's shipped Multiplatforms defaults (queue-attributes.tsv, S1/S2/S13)
     assert local[mq.MQIA_MAX_Q_DEPTH] == 5000
@@ -150,7 +156,7 @@ def test_generic_inquire_answers_one_numbered_message_per_queue(engine: Engine) 
     assert [m.msg_seq_number for m in answer] == [1, 2, 3]
     assert [m.control for m in answer] == [0, 0, 1]
     everything = ok(engine, command(mq.MQCMD_INQUIRE_Q, qname("*"), qtype(L)))
-    assert len(everything) == 5
+    assert len(everything) == 4 + 1 + len(SYSTEM_QUEUES)  # APP.A-C, OTHER, the default local queue, the system queues
 
 
 def test_inquire_filters(engine: Engine) -> None:
@@ -211,33 +217,44 @@ def test_an_ebcdic_queue_manager_answers_in_its_ccsid() -> None:
 @pytest.mark.parametrize("order", ORDERS)
 def test_force_is_needed_when_a_change_affects_an_open_queue(engine: Engine, order: str) -> None:
     ok(engine, create("Q1", L))
-    engine.set_queue_status("Q1", depth=3)
+    put_messages(engine, "Q1", 3)
     assert reason(run(engine, change("Q1", L, Integer(mq.MQIA_USAGE, mq.MQUS_TRANSMISSION)), order)) == mq.MQRCCF_OBJECT_OPEN_FORCE
     assert reason(run(engine, change("Q1", L, Integer(mq.MQIA_MAX_Q_DEPTH, 9)), order)) == mq.MQRC_NONE
     ok(engine, change("Q1", L, Integer(mq.MQIA_USAGE, mq.MQUS_TRANSMISSION), Integer(mq.MQIACF_FORCE, mq.MQFC_YES)), order)
-    engine.set_queue_status("Q1", open_input=2)
+    readers = [open_queue(engine, "Q1", input=True) for _ in range(2)]
     assert reason(run(engine, change("Q1", L, Integer(mq.MQIA_SHAREABILITY, mq.MQQA_NOT_SHAREABLE)), order)) == mq.MQRCCF_OBJECT_OPEN_FORCE
     assert reason(run(engine, create("Q1", L, Integer(mq.MQIACF_REPLACE, 1)), order)) == mq.MQRCCF_OBJECT_OPEN
-    engine.set_queue_status(DEFAULTS[A], open_output=1)
+    close_queue(engine, readers[0])
+    # One reader left: NOSHARE no longer needs Force (S11: "one or more" others than the changer is K; IBM says >1 here)
+    ok(engine, change(DEFAULTS[A], A, String(mq.MQCA_BASE_OBJECT_NAME, "Q1")), order)
+    open_queue(engine, DEFAULTS[A], output=True)
     assert reason(run(engine, change(DEFAULTS[A], A, String(mq.MQCA_BASE_OBJECT_NAME, "T")), order)) == mq.MQRCCF_OBJECT_OPEN_FORCE
-    engine.set_queue_status(DEFAULTS[R], open_output=1)
-    assert reason(run(engine, change(DEFAULTS[R], R, String(mq.MQCA_XMIT_Q_NAME, "XQ")), order)) == mq.MQRCCF_OBJECT_OPEN_FORCE
-    ok(engine, change(DEFAULTS[R], R, String(mq.MQCA_XMIT_Q_NAME, "XQ"), Integer(mq.MQIACF_FORCE, 1)), order)
+    ok(engine, change(DEFAULTS[A], A, String(mq.MQCA_BASE_OBJECT_NAME, "T"), Integer(mq.MQIACF_FORCE, 1)), order)
 
 
 def test_delete_and_clear_respect_messages_and_open_handles(engine: Engine) -> None:
     ok(engine, create("Q1", L))
-    engine.set_queue_status("Q1", depth=5)
+    put_messages(engine, "Q1", 5)
     assert reason(run(engine, delete("Q1"))) == mq.MQRC_Q_NOT_EMPTY
     assert reason(run(engine, delete("Q1", Integer(mq.MQIACF_PURGE, mq.MQPO_NO)))) == mq.MQRC_Q_NOT_EMPTY
-    engine.set_queue_status("Q1", depth=5, open_input=1)
+    reader = open_queue(engine, "Q1", input=True)
     assert reason(run(engine, command(mq.MQCMD_CLEAR_Q, qname("Q1")))) == mq.MQRCCF_OBJECT_OPEN
     assert reason(run(engine, delete("Q1", Integer(mq.MQIACF_PURGE, mq.MQPO_YES)))) == mq.MQRCCF_OBJECT_OPEN
-    engine.set_queue_status("Q1", depth=5)
+    close_queue(engine, reader)
+    assert inquire(engine, "Q1", mq.MQIA_CURRENT_Q_DEPTH)[mq.MQIA_CURRENT_Q_DEPTH] == 5
     ok(engine, command(mq.MQCMD_CLEAR_Q, qname("Q1")))
     assert inquire(engine, "Q1", mq.MQIA_CURRENT_Q_DEPTH)[mq.MQIA_CURRENT_Q_DEPTH] == 0
-    engine.set_queue_status("Q1", depth=5)
+    put_messages(engine, "Q1", 5)
     ok(engine, delete("Q1", Integer(mq.MQIACF_PURGE, mq.MQPO_YES)))
+    ok(engine, create("Q1", L))
+    assert inquire(engine, "Q1", mq.MQIA_CURRENT_Q_DEPTH)[mq.MQIA_CURRENT_Q_DEPTH] == 0
+
+
+def test_uncommitted_messages_block_clear_and_delete_even_with_purge(engine: Engine) -> None:
+    ok(engine, create("Q1", L))
+    put_messages(engine, "Q1", 1, syncpoint=True)
+    assert reason(run(engine, command(mq.MQCMD_CLEAR_Q, qname("Q1")))) == mq.MQRC_Q_NOT_EMPTY
+    assert reason(run(engine, delete("Q1", Integer(mq.MQIACF_PURGE, mq.MQPO_YES)))) == mq.MQRC_Q_NOT_EMPTY
 
 
 def test_header_checks() -> None:

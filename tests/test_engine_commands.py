@@ -205,7 +205,8 @@ CASES = [
     Case("ping", command(mq.MQCMD_PING_Q_MGR), OK),
     Case("ping with a parameter", command(mq.MQCMD_PING_Q_MGR, I(mq.MQIA_MAX_Q_DEPTH, 1)), mq.MQRCCF_PARM_COUNT_TOO_BIG),
     # ---- command codes and header (S8, section 2.1)
-    Case("Move Queue is z/OS only", command(mq.MQCMD_MOVE_Q, S(mq.MQCACF_FROM_Q_NAME, "Q1")), mq.MQRC_FUNCTION_NOT_SUPPORTED),
+    Case("Move Queue needs its target", command(mq.MQCMD_MOVE_Q, S(mq.MQCACF_FROM_Q_NAME, "Q1")), mq.MQRCCF_PARM_COUNT_TOO_SMALL),
+    Case("Move Queue of a missing queue", command(mq.MQCMD_MOVE_Q, S(mq.MQCACF_FROM_Q_NAME, "Q1"), S(mq.MQCACF_TO_Q_NAME, "Q2")), mq.MQRC_UNKNOWN_OBJECT_NAME),
     Case("Inquire Channel is out of scope", command(mq.MQCMD_INQUIRE_CHANNEL), mq.MQRC_FUNCTION_NOT_SUPPORTED),
     Case("unknown command code", command(4242), mq.MQRCCF_CFH_COMMAND_ERROR),
     Case("MQCFT_RESPONSE as a command", command(mq.MQCMD_PING_Q_MGR, kind=mq.MQCFT_RESPONSE), mq.MQRCCF_CFH_TYPE_ERROR),

@@ -138,7 +138,8 @@ def test_a_failed_commit_leaves_nothing_on_disk(tmp_path: Path, monkeypatch: pyt
     monkeypatch.undo()
     engine.close()
     engine = open_engine(tmp_path)
-    assert engine.queue_names() == sorted(["BEFORE", *(f"SYSTEM.DEFAULT.{t}.QUEUE" for t in ("LOCAL", "MODEL", "ALIAS", "REMOTE"))])
+    defaults = [f"SYSTEM.DEFAULT.{t}.QUEUE" for t in ("LOCAL", "MODEL", "ALIAS", "REMOTE")]
+    assert engine.queue_names() == sorted(["BEFORE", *defaults, "SYSTEM.ADMIN.PERFM.EVENT", "SYSTEM.DEFAULT.INITIATION.QUEUE"])
     assert inquire(engine, "BEFORE", mq.MQIA_MAX_Q_DEPTH)[mq.MQIA_MAX_Q_DEPTH] == 5000
     engine.close()
 
@@ -203,9 +204,10 @@ def test_a_version_1_database_is_migrated_with_its_data(tmp_path: Path) -> None:
     engine = open_engine(tmp_path)
     ok(engine, create("FROM.V1", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 55)))
     engine.close()
-    # Version 2 only added the journal: without it, and marked 1, the file is a version 1 database.
+    # Version 2 added the journal and version 3 the messages: without them, and marked 1, the file is a version 1 database.
     db = sqlite3.connect(tmp_path / DB_NAME)
     db.execute("DROP TABLE journal")
+    db.execute("DROP TABLE messages")
     db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
     db.commit()
     db.close()

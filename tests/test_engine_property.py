@@ -38,6 +38,7 @@ DEFAULT_OBJECTS = {
     "SYSTEM.DEFAULT.ALIAS.QUEUE": A,
     "SYSTEM.DEFAULT.REMOTE.QUEUE": R,
 }
+SYSTEM_QUEUES = ("SYSTEM.ADMIN.PERFM.EVENT", "SYSTEM.DEFAULT.INITIATION.QUEUE")
 NAMES = ["APP.A", "APP.B", "APP.C", "SYSTEM.DEFAULT.LOCAL.QUEUE", "SYSTEM.DEFAULT.ALIAS.QUEUE"]
 TYPES = [L, M, A, R]
 # Tracked attributes: id -> strategy of valid values.
@@ -84,6 +85,10 @@ class Model:
             assert tracked is not None
             self.queues[name] = (kind, tracked[1])
             self.table[kind] = dict(tracked[1])
+        for name in SYSTEM_QUEUES:  # made at first start too; the sequences never name them
+            tracked = read(engine, name)
+            assert tracked is not None
+            self.queues[name] = (L, tracked[1])
 
     def defaults(self, kind: int) -> dict[int, Any]:
         for name, k in DEFAULT_OBJECTS.items():

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from pcfserver import mq
 from pcfserver.codec.ccsid import codec_for
@@ -32,7 +33,9 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.engine import responses
+from pcfserver.engine import move, queue_status, responses
+from pcfserver.engine.messages import MQIError
+from pcfserver.engine.messaging import EVENT_QUEUE, MessageLayer
 from pcfserver.engine.spec import (
     DUPLICATE_REASON,
     FAMILY,
@@ -48,6 +51,7 @@ from pcfserver.engine.spec import (
     spec,
 )
 from pcfserver.engine.store import (
+    AnyOp,
     DeleteQueue,
     MemoryStore,
     Op,
@@ -62,6 +66,7 @@ from pcfserver.engine.store import (
 )
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 # Constants used on the hot path, looked up once.
 _COMMAND = mq.MQCFT_COMMAND
@@ -98,6 +103,9 @@ _NAME_LENGTH = mq.MQ_Q_NAME_LENGTH
 _CHECKED_TOGETHER = frozenset((_CLUSTER_NAME, _CLUSTER_NAMELIST, _USAGE, _SCOPE))
 # Runtime status reported by Inquire Queue (not kept in the store: no messages exist here).
 _STATUS_SLOT = {mq.MQIA_CURRENT_Q_DEPTH: 0, mq.MQIA_OPEN_INPUT_COUNT: 1, mq.MQIA_OPEN_OUTPUT_COUNT: 2}
+# Local queues a new queue manager has besides the default objects (IBM MQ creates these too):
+# where performance events and trigger messages go.
+_SYSTEM_QUEUES = (EVENT_QUEUE, "SYSTEM.DEFAULT.INITIATION.QUEUE")
 # Queues that cannot be cluster queues (S8, MQRCCF_CLUSTER_Q_USAGE_ERROR 3090).
 _NOT_CLUSTERABLE = frozenset(
     (
@@ -184,7 +192,7 @@ class Batch:
     answers: list[list[Message]]
     changed: list[bool]
     undo: list[tuple[str, object, object]]
-    ops: list[Op]
+    ops: list[AnyOp]
 
     @staticmethod
     def joined(batches: Sequence[Batch]) -> Batch:
@@ -195,7 +203,7 @@ class Batch:
         answers: list[list[Message]] = []
         changed: list[bool] = []
         undo: list[tuple[str, object, object]] = []
-        ops: list[Op] = []
+        ops: list[AnyOp] = []
         for b in batches:
             commands.extend(b.commands)
             answers.extend(b.answers)
@@ -213,8 +221,7 @@ class Engine:
         self._store = store
         self._queues: dict[str, Queue] = {}
         self._qmgr: dict[int, AttrValue] = {}
-        self._status: dict[str, list[int]] = {}
-        self._pending: list[Op] = []
+        self._pending: list[AnyOp] = []
         self._undo: list[tuple[str, object, object]] = []
         self._ok_cache: dict[tuple[int, int, str], tuple[Message, ...]] = {}
         # Parameter lists already validated: by command, version and the identity of each
@@ -238,7 +245,11 @@ class Engine:
             mq.MQCMD_INQUIRE_Q: self._inquire_q,
             mq.MQCMD_INQUIRE_Q_NAMES: self._inquire_q_names,
             mq.MQCMD_PING_Q_MGR: self._ping,
+            mq.MQCMD_INQUIRE_Q_STATUS: lambda c, p: queue_status.inquire_q_status(self, c, p),
+            mq.MQCMD_RESET_Q_STATS: lambda c, p: queue_status.reset_q_stats(self, c, p),
+            mq.MQCMD_MOVE_Q: lambda c, p: move.move_q(self, c, p),
         }
+        self.messaging = MessageLayer(self)
         missing = set(self._spec.commands) - set(self._handlers)
         if missing:
             raise ValueError(f"commands.tsv lists commands without a handler: {sorted(missing)}")
@@ -291,6 +302,10 @@ class Engine:
             attrs = self._new_attrs(qtype, dict(self._table_defaults[qtype]), None)
             self._queues[name] = Queue(name, qtype, attrs)
             ops.append(PutQueue(name, qtype, attrs))
+        for name in _SYSTEM_QUEUES:
+            attrs = self._new_attrs(_QT_LOCAL, dict(self._table_defaults[_QT_LOCAL]), None)
+            self._queues[name] = Queue(name, _QT_LOCAL, attrs)
+            ops.append(PutQueue(name, _QT_LOCAL, attrs))
         self._store.commit(ops)
 
     def _load(self, snapshot: Snapshot, qmgr: str | None, ccsid: int | None) -> None:
@@ -312,9 +327,88 @@ class Engine:
             defaults = self._table_defaults[qtype]
             complete = {a.pid: attrs.get(a.pid, defaults.get(a.pid, "")) for a in stored}
             self._queues[name] = Queue(name, qtype, complete)
+        self.messaging.load(snapshot.messages)
 
     def close(self) -> None:
-        self._store.close()
+        """Ends every session (their units of work backed out), keeps NPMCLASS(HIGH) messages, closes the store."""
+        try:
+            layer = self.messaging
+            if layer.sessions:
+
+                def end_all() -> None:
+                    for session in list(layer.sessions.values()):
+                        layer.end_session(session)
+
+                self.execute_operation(end_all)
+            kept = layer.shutdown_ops()
+            if kept:
+                self._store.commit(kept)
+        except Exception:
+            log.exception("keeping messages at close failed")
+        finally:
+            self._store.close()
+
+    # ------------------------------------------------------------------ what the message layer uses
+
+    def queue(self, name: str) -> Queue | None:
+        return self._queues.get(name)
+
+    def qmgr_attr(self, pid: int) -> AttrValue:
+        return self._qmgr[pid]
+
+    def record_undo(self, fn: Callable[[], None]) -> None:
+        self._undo.append(("f", None, fn))
+
+    def record_op(self, op: AnyOp) -> None:
+        self._pending.append(op)
+
+    def mark(self) -> tuple[int, int]:
+        """Where the current command's undo records and store operations stand (see rollback_to)."""
+        return len(self._undo), len(self._pending)
+
+    def rollback_to(self, mark: tuple[int, int]) -> None:
+        """Undoes what the current command did since ``mark`` (a MOVE batch that failed)."""
+        self._rollback(*mark)
+
+    def set_queue_attrs(self, name: str, items: tuple[tuple[int, AttrValue], ...]) -> None:
+        """An implicit attribute change made by the queue manager (event switches, TriggerControl); no alteration time."""
+        record = self._queues[name]
+        self._publish(name, Queue(name, record.qtype, {**record.attrs, **dict(items)}), SetAttrs(name, items))
+
+    def apply_operation(self, action: Callable[[], _T]) -> tuple[_T | MQIError, Batch]:
+        """Runs a message-layer call in memory; its result (or MQIError) may be released once ``commit`` returns.
+
+        An MQIError leaves what the call did before it failed (a performance event, expired
+        messages discarded): the layer checks before it changes anything else.  Any other
+        exception undoes the call and is answered MQRC_UNEXPECTED_ERROR.
+        """
+        self._undo = []
+        self._pending = []
+        result: _T | MQIError
+        try:
+            result = action()
+        except MQIError as exc:
+            result = exc
+        except Exception:
+            log.exception("message operation failed unexpectedly")
+            self._rollback(0, 0)
+            result = MQIError(mq.MQRC_UNEXPECTED_ERROR)
+        batch = Batch((), [], [], self._undo, self._pending)
+        self._undo = []
+        self._pending = []
+        return result, batch
+
+    def execute_operation(self, action: Callable[[], _T]) -> _T:
+        """A message-layer call applied and committed durably; raises its MQIError."""
+        result, batch = self.apply_operation(action)
+        try:
+            self.commit(batch)
+        except Exception as exc:
+            self.abort(batch, exc)
+            raise MQIError(mq.MQRC_RESOURCE_PROBLEM) from exc
+        if isinstance(result, MQIError):
+            raise result
+        return result
 
     # ------------------------------------------------------------------ time
 
@@ -410,13 +504,9 @@ class Engine:
                 else:
                     assert isinstance(old, Queue)
                     self._queues[key] = old
-            elif kind == "s":
-                assert isinstance(key, str)
-                if old is None:
-                    self._status.pop(key, None)
-                else:
-                    assert isinstance(old, list)
-                    self._status[key] = old
+            elif kind == "f":
+                assert callable(old)
+                old()
             else:
                 assert isinstance(old, dict)
                 self._qmgr = old
@@ -449,6 +539,8 @@ class Engine:
             return self._handlers[command.command](command, parsed)
         except _Reject as reject:
             return responses.error_responses(command, reject.reason, reject.parameter, error_parameter=reject.error_parameter)
+        except MQIError as error:
+            return responses.error_responses(command, error.reason)
 
     def _ok(self, command: Message) -> list[Message]:
         """The one-message success answer, cached (messages are immutable)."""
@@ -632,9 +724,7 @@ class Engine:
         self._undo.append(("q", name, queues.get(name)))
         if record is None:
             del queues[name]
-            status = self._status.pop(name, None)
-            if status is not None:
-                self._undo.append(("s", name, status))
+            self.messaging.dropped(name)
         else:
             queues[name] = record
         self._pending.append(op)
@@ -675,10 +765,7 @@ class Engine:
 
     def _needs_force(self, record: Queue, given: dict[int, AttrValue]) -> bool:
         """Whether the change would affect an open (or non-empty) queue (S10 Force, S11)."""
-        status = self._status.get(record.name)
-        if status is None:
-            return False
-        depth, opened_in, opened_out = status
+        depth, opened_in, opened_out = self.messaging.status(record.name)
         opened = opened_in + opened_out
         qtype = record.qtype
         if qtype == _QT_LOCAL:
@@ -694,7 +781,7 @@ class Engine:
     def _define(self, command: Message, name: str, qtype: int, attrs: dict[int, AttrValue], existing: Queue | None) -> list[Message]:
         """Create, Copy and Create/Copy with Replace: ``attrs`` (base + overrides) becomes the queue."""
         self._check_combination(name, attrs)
-        if existing is not None and self._status and self._needs_force(existing, attrs):
+        if existing is not None and self._needs_force(existing, attrs):
             # Replace cannot force: the change would need Force on Change Queue (S10 Replace).
             raise _Reject(mq.MQRCCF_OBJECT_OPEN)
         attrs = self._new_attrs(qtype, attrs, existing)
@@ -753,7 +840,7 @@ class Engine:
         attrs.update(given)
         if not _CHECKED_TOGETHER.isdisjoint(given):
             self._check_combination(name, attrs)
-        if self._status and p.values.get(_FORCE) != _YES and self._needs_force(record, given):
+        if p.values.get(_FORCE) != _YES and self._needs_force(record, given):
             raise _Reject(mq.MQRCCF_OBJECT_OPEN_FORCE)
         date, clock = self._now()
         attrs[_ALT_DATE] = date
@@ -767,12 +854,17 @@ class Engine:
         wanted = p.values.get(_Q_TYPE)
         if wanted is not None and wanted != record.qtype:
             raise _Reject(mq.MQRCCF_OBJECT_WRONG_TYPE)
-        status = self._status.get(name)
-        if status is not None:
-            if status[1] or status[2]:
-                raise _Reject(mq.MQRCCF_OBJECT_OPEN)
-            if record.qtype == _QT_LOCAL and status[0] and p.values.get(_PURGE) != _YES:
+        # Delete Queue (command-semantics §6): an open queue cannot go; uncommitted messages always
+        # block it; committed ones need Purge, which deletes them with the queue.
+        layer = self.messaging
+        depth, opened_in, opened_out = layer.status(name)
+        if opened_in or opened_out:
+            raise _Reject(mq.MQRCCF_OBJECT_OPEN)
+        if record.qtype == _QT_LOCAL:
+            if layer.uncommitted(name) or (depth and p.values.get(_PURGE) != _YES):
                 raise _Reject(mq.MQRC_Q_NOT_EMPTY)
+            if depth:
+                layer.clear(name)
         self._publish(name, None, DeleteQueue(name))
         return self._ok(command)
 
@@ -780,12 +872,15 @@ class Engine:
         name, record = self._named_queue(p)
         if record.qtype != _QT_LOCAL:
             raise _Reject(mq.MQRCCF_Q_WRONG_TYPE)
-        status = self._status.get(name)
-        if status is not None:
-            if status[1] or status[2]:
-                raise _Reject(mq.MQRCCF_OBJECT_OPEN)
-            self._undo.append(("s", name, list(status)))
-            status[0] = 0
+        # Clear Queue (command-semantics §7): not while open, not with uncommitted messages.
+        layer = self.messaging
+        depth, opened_in, opened_out = layer.status(name)
+        if opened_in or opened_out:
+            raise _Reject(mq.MQRCCF_OBJECT_OPEN)
+        if layer.uncommitted(name):
+            raise _Reject(mq.MQRC_Q_NOT_EMPTY)
+        if depth:
+            layer.clear(name)
         return self._ok(command)
 
     def _change_qmgr(self, command: Message, p: _Parsed) -> list[Message]:
@@ -830,7 +925,7 @@ class Engine:
         elif record.qtype not in attr.applies:
             return False
         elif f.parameter in _STATUS_SLOT:
-            actual = self._status.get(record.name, [0, 0, 0])[_STATUS_SLOT[f.parameter]]
+            actual = self.messaging.status(record.name)[_STATUS_SLOT[f.parameter]]
         else:
             actual = record.attrs.get(f.parameter)
         if actual is None:
@@ -860,14 +955,14 @@ class Engine:
                 continue
             params: list[Parameter] = [self._string(_Q_NAME, name, _NAME_LENGTH), Integer(_Q_TYPE, record.qtype)]
             attrs = record.attrs
-            status = self._status.get(name)
+            status = self.messaging.status(name)
             for attr in reported[record.qtype]:
                 pid = attr.pid
                 if not everything and pid not in chosen:
                     continue
                 slot = _STATUS_SLOT.get(pid)
                 if slot is not None:
-                    params.append(Integer(pid, status[slot] if status else 0))
+                    params.append(Integer(pid, status[slot]))
                 else:
                     params.append(self._value(attr, attrs[pid]))
             out.append(responses.ok_response(command, tuple(params)))
@@ -903,18 +998,6 @@ class Engine:
             if everything or attr.pid in selectors:
                 params.append(self._value(attr, qmgr[attr.pid]))
         return responses.numbered([responses.ok_response(command, tuple(params))])
-
-    # ------------------------------------------------------------------ runtime status
-
-    def set_queue_status(self, name: str, *, depth: int = 0, open_input: int = 0, open_output: int = 0) -> None:
-        """Sets a local queue's runtime status (depth, open handles); not persisted.
-
-        No messages or handles exist in this registry; the message layer (and tests of the Force,
-        Purge and open-queue rules) report them here.
-        """
-        if name not in self._queues:
-            raise KeyError(name)
-        self._status[name] = [depth, open_input, open_output]
 
     def queue_names(self) -> list[str]:
         return sorted(self._queues)

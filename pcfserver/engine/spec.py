@@ -334,6 +334,7 @@ def spec() -> Spec:
             + [a.pid for a in queue_attrs.values() if a.access != "command"]
         ),
         "@qmgr-selectors": frozenset([all_value, *qmgr_attrs]),
+        "@queue-status-selectors": frozenset([all_value, *(value_of(row["parameter"]) for row in read_table("queue-status-attributes.tsv"))]),
     }
     rows_by_command: dict[str, list[dict[str, str]]] = {}
     for row in read_table("commands.tsv"):

@@ -38,7 +38,7 @@ from typing import Protocol
 AttrValue = int | str
 
 DB_NAME = "registry.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # MIGRATIONS[v] takes the schema from version v to v + 1.  Version 0 is an empty file.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -50,6 +50,14 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "CREATE TABLE qmgr_attrs (param INTEGER PRIMARY KEY, value NOT NULL)",
     ),
     1: ("CREATE TABLE journal (seq INTEGER PRIMARY KEY, ops BLOB NOT NULL)",),
+    # Messages: committed persistent ones, and at a clean close the non-persistent ones of
+    # NPMCLASS(HIGH) queues (np = 1), which the next open reads and deletes.  ``md`` is the
+    # descriptor as plain data (see md_record), ``level`` the delivery level fixed on arrival.
+    2: (
+        "CREATE TABLE messages (seq INTEGER PRIMARY KEY, queue TEXT NOT NULL, level INTEGER NOT NULL,"
+        " md BLOB NOT NULL, body BLOB NOT NULL, np INTEGER NOT NULL DEFAULT 0)",
+        "CREATE INDEX messages_queue ON messages (queue)",
+    ),
 }
 
 # Attribute values gathered in the journal before they are folded into the tables.  A fold
@@ -92,7 +100,97 @@ class SetMeta:
     items: tuple[tuple[str, str], ...]
 
 
+# Message operations: written straight to the messages table in the commit's transaction (never
+# through the journal: bodies can be large and a message usually lives for one commit or two).
+@dataclass(frozen=True, slots=True)
+class PutMessage:
+    seq: int
+    queue: str
+    level: int
+    md: bytes
+    body: bytes
+    np: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteMessage:
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateMessage:
+    """A stored message's descriptor changed (its BackoutCount after a backout)."""
+
+    seq: int
+    md: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ClearMessages:
+    """Every stored message of a queue goes (Clear Queue, Delete Queue with Purge)."""
+
+    queue: str
+
+
 Op = PutQueue | SetAttrs | DeleteQueue | SetQmgr | SetMeta
+MessageOp = PutMessage | DeleteMessage | UpdateMessage | ClearMessages
+AnyOp = Op | MessageOp
+_MESSAGE_OPS = (PutMessage, DeleteMessage, UpdateMessage, ClearMessages)
+
+
+def md_record(fields: tuple[object, ...], put_at: float, expires_at: float | None) -> bytes:
+    """A message descriptor's fields (ints, strings and bytes) and its clock as a plain-data blob."""
+    return pickle.dumps((*fields, float(put_at), None if expires_at is None else float(expires_at)), _PICKLE_PROTOCOL)
+
+
+def md_fields(blob: bytes) -> tuple[object, ...]:
+    """The plain data :func:`md_record` wrote (the unpickler refuses every global)."""
+    data = _PlainUnpickler(io.BytesIO(blob)).load()
+    if not isinstance(data, tuple):
+        raise StoreError("a message descriptor that is not a tuple")
+    return data
+
+
+class _MessageWrites:
+    """The net rows of a commit's message operations: a message put and got in one commit is never written."""
+
+    __slots__ = ("clears", "deletes", "puts", "updates")
+
+    def __init__(self) -> None:
+        self.puts: dict[int, PutMessage] = {}
+        self.deletes: list[int] = []
+        self.updates: dict[int, bytes] = {}
+        self.clears: list[str] = []
+
+    def add(self, op: MessageOp) -> None:
+        if isinstance(op, PutMessage):
+            self.puts[op.seq] = op
+        elif isinstance(op, DeleteMessage):
+            if self.puts.pop(op.seq, None) is None:
+                self.deletes.append(op.seq)
+            self.updates.pop(op.seq, None)
+        elif isinstance(op, UpdateMessage):
+            put = self.puts.get(op.seq)
+            if put is not None:
+                self.puts[op.seq] = PutMessage(put.seq, put.queue, put.level, op.md, put.body, put.np)
+            else:
+                self.updates[op.seq] = op.md
+        else:
+            # Puts gathered so far for the queue vanish with it; the rest are written after the DELETE.
+            for seq in [seq for seq, put in self.puts.items() if put.queue == op.queue]:
+                del self.puts[seq]
+            self.clears.append(op.queue)
+
+    def write(self, db: sqlite3.Connection) -> None:
+        for queue in self.clears:
+            db.execute("DELETE FROM messages WHERE queue = ?", (queue,))
+        if self.deletes:
+            db.executemany("DELETE FROM messages WHERE seq = ?", [(seq,) for seq in self.deletes])
+        if self.updates:
+            db.executemany("UPDATE messages SET md = ? WHERE seq = ?", [(md, seq) for seq, md in self.updates.items()])
+        if self.puts:
+            rows = [(p.seq, p.queue, p.level, p.md, p.body, int(p.np)) for p in self.puts.values()]
+            _insert_many(db, "INSERT OR REPLACE INTO messages (seq, queue, level, md, body, np) VALUES ", "(?,?,?,?,?,?)", rows)
 
 
 def _op_data(op: Op) -> list[object]:
@@ -211,12 +309,14 @@ class Snapshot:
     meta: dict[str, str] = field(default_factory=dict)
     queues: dict[str, tuple[int, dict[int, AttrValue]]] = field(default_factory=dict)
     qmgr: dict[int, AttrValue] = field(default_factory=dict)
+    # (seq, queue, level, descriptor fields, body), in arrival order
+    messages: list[tuple[int, str, int, tuple[object, ...], bytes]] = field(default_factory=list)
 
 
 class Store(Protocol):
     def load(self) -> Snapshot: ...
 
-    def commit(self, ops: Sequence[Op]) -> None: ...
+    def commit(self, ops: Sequence[AnyOp]) -> None: ...
 
     def close(self) -> None: ...
 
@@ -227,7 +327,7 @@ class MemoryStore:
     def load(self) -> Snapshot:
         return Snapshot()
 
-    def commit(self, ops: Sequence[Op]) -> None:
+    def commit(self, ops: Sequence[AnyOp]) -> None:
         return None
 
     def close(self) -> None:
@@ -325,6 +425,7 @@ class SqliteStore:
         return self._version()
 
     def load(self) -> Snapshot:
+        """What the registry holds; the non-persistent messages a clean close kept are read and deleted."""
         db = self._db
         snap = Snapshot()
         snap.meta = {k: v for k, v in db.execute("SELECT key, value FROM meta")}
@@ -336,25 +437,54 @@ class SqliteStore:
             if entry is not None:
                 entry[1][param] = value
         snap.qmgr = {param: value for param, value in db.execute("SELECT param, value FROM qmgr_attrs")}
+        kept_np = False
+        for seq, queue, level, md, body, np in db.execute("SELECT seq, queue, level, md, body, np FROM messages ORDER BY seq"):
+            try:
+                fields = md_fields(md)
+            except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError) as exc:
+                raise StoreError(f"{self.path}: message {seq} has a descriptor that cannot be read: {exc}") from exc
+            snap.messages.append((seq, queue, level, fields, bytes(body)))
+            kept_np = kept_np or bool(np)
+        if kept_np:
+            # Read once: if this run ends in a crash they must not come back (non-persistent).
+            self._transaction(lambda: db.execute("DELETE FROM messages WHERE np = 1"))
         return snap
 
-    def commit(self, ops: Sequence[Op]) -> None:
+    def commit(self, ops: Sequence[AnyOp]) -> None:
         """Applies ``ops`` in one transaction; returns once it is durable, raises having rolled back.
 
-        Usually that is one journal row.  When the journal holds ``FOLD_VALUES`` attribute values,
-        this transaction folds it instead: the net effect of the journal and of ``ops`` goes into
-        the tables, and the journal is emptied.
+        Registry operations usually make one journal row.  When the journal holds ``FOLD_VALUES``
+        attribute values, this transaction folds it instead: the net effect of the journal and of
+        ``ops`` goes into the tables, and the journal is emptied.  Message operations go straight
+        to the messages table, net of one another, in the same transaction.
         """
         if not ops:
             return
-        if self._journal.values + len(ops) >= FOLD_VALUES:
-            self._fold(ops)
+        registry: list[Op] = []
+        messages: _MessageWrites | None = None
+        for op in ops:
+            if isinstance(op, _MESSAGE_OPS):
+                if messages is None:
+                    messages = _MessageWrites()
+                messages.add(op)
+            else:
+                registry.append(op)
+        if registry and self._journal.values + len(registry) >= FOLD_VALUES:
+            self._fold(registry, messages)
             return
-        row = (pickle.dumps([_op_data(op) for op in ops], _PICKLE_PROTOCOL),)
-        self._transaction(lambda: self._db.execute("INSERT INTO journal (ops) VALUES (?)", row))
-        self._journal.add(ops)
+        db = self._db
 
-    def _fold(self, ops: Sequence[Op] = ()) -> None:
+        def write() -> None:
+            if registry:
+                db.execute("INSERT INTO journal (ops) VALUES (?)", (pickle.dumps([_op_data(op) for op in registry], _PICKLE_PROTOCOL),))
+            if messages is not None:
+                messages.write(db)
+
+        self._transaction(write)
+        if registry:
+            self._journal.add(registry)
+
+    def _fold(self, ops: Sequence[Op] = (), messages: _MessageWrites | None = None) -> None:
         """One transaction: the journal's net effect, then ``ops``, into the tables; the journal emptied."""
         journal = self._journal.ops()
 
@@ -362,6 +492,8 @@ class SqliteStore:
             self._write_rows(journal)
             self._write_rows(ops)
             self._db.execute("DELETE FROM journal")
+            if messages is not None:
+                messages.write(self._db)
 
         self._transaction(write)
         self._journal = _NetEffect()

@@ -1,0 +1,207 @@
+"""Messages on local queues: descriptors, the per-queue store in delivery order, units of work.
+
+Pure data structures (sans-IO, no engine knowledge).  :mod:`pcfserver.engine.messaging` applies
+the MQI rules (put, get, browse, commit, backout) on top of them.
+
+Delivery order: every queue keeps one deque per priority level 0..9; a message goes to the level
+of its priority when the queue delivers by priority, and to the level of the queue's DefPriority
+when it delivers FIFO (its position is fixed on arrival, as IBM documents for MsgDeliverySequence).
+The next message is the oldest one on the highest non-empty level.  Messages leave a deque lazily:
+a removed message is marked and dropped when it reaches the front, so a get is O(1) in the usual
+case and never shifts the deque.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pcfserver import mq, names
+
+LEVELS = 10  # priorities 0..9 (MaxPriority 9)
+
+
+class MQIError(Exception):
+    """An MQI call that failed (or, with comp_code MQCC_WARNING, a call that did its work with a warning)."""
+
+    def __init__(self, reason: int, comp_code: int = mq.MQCC_FAILED) -> None:
+        self.reason = reason
+        self.comp_code = comp_code
+        self.reason_name = names.reason_name(reason) or str(reason)
+        super().__init__(f"{self.reason_name} ({reason})")
+
+
+@dataclass(frozen=True, slots=True)
+class MessageDescriptor:
+    """A message's descriptor as MQGET returns it (the MQMD fields this server keeps).
+
+    ``expiry`` is in tenths of a second: the time left when the message was got or browsed, or
+    -1 (MQEI_UNLIMITED).  ``put_date`` is ``YYYYMMDD`` and ``put_time`` ``HHMMSSTH`` (GMT), as in
+    the MQMD.  ``priority`` is the priority the putter gave (or the queue's default), even when
+    the message was queued at MaxPriority because it was higher.
+    """
+
+    msg_id: bytes
+    correl_id: bytes
+    priority: int
+    persistence: int
+    expiry: int
+    format: str
+    reply_to_q: str
+    reply_to_qmgr: str
+    put_appl_name: str
+    put_date: str
+    put_time: str
+    user_identifier: str
+    backout_count: int
+    encoding: int = 546  # MQENC_NATIVE on Linux x86-64
+    coded_char_set_id: int = 1208
+
+    def fields(self) -> tuple[object, ...]:
+        """The fields in declaration order (what the store keeps)."""
+        return (
+            self.msg_id,
+            self.correl_id,
+            self.priority,
+            self.persistence,
+            self.expiry,
+            self.format,
+            self.reply_to_q,
+            self.reply_to_qmgr,
+            self.put_appl_name,
+            self.put_date,
+            self.put_time,
+            self.user_identifier,
+            self.backout_count,
+            self.encoding,
+            self.coded_char_set_id,
+        )
+
+
+class UnitOfWork:
+    """A session's unit of work: the messages it put and got under syncpoint, not yet committed."""
+
+    __slots__ = ("count", "gets", "puts")
+
+    def __init__(self) -> None:
+        self.puts: list[StoredMessage] = []
+        self.gets: list[StoredMessage] = []
+        self.count = 0  # what counts towards MaxUncommittedMsgs (puts, gets and trigger messages)
+
+    def __bool__(self) -> bool:
+        return bool(self.puts or self.gets)
+
+
+class StoredMessage:
+    """One physical message on a queue.
+
+    ``put_uow`` is the unit of work that put it while uncommitted (invisible to every get and
+    browse); ``got_uow`` the unit of work that got it while uncommitted (invisible too, still on
+    the queue until commit); ``removed`` once it has left the queue for good.
+    """
+
+    __slots__ = (
+        "body",
+        "expires_at",
+        "got_uow",
+        "level",
+        "md",
+        "put_at",
+        "put_uow",
+        "queue",
+        "removed",
+        "seq",
+        "stored",
+    )
+
+    def __init__(self, seq: int, queue: str, level: int, md: MessageDescriptor, body: bytes, put_at: float, expires_at: float | None) -> None:
+        self.seq = seq
+        self.queue = queue
+        self.level = level
+        self.md = md
+        self.body = body
+        self.put_at = put_at
+        self.expires_at = expires_at
+        self.put_uow: UnitOfWork | None = None
+        self.got_uow: UnitOfWork | None = None
+        self.removed = False
+        self.stored = False  # a row for it is (or will be, once this batch commits) in the store
+
+    @property
+    def persistent(self) -> bool:
+        return self.md.persistence == mq.MQPER_PERSISTENT
+
+    def available(self) -> bool:
+        return self.put_uow is None and self.got_uow is None and not self.removed
+
+    def expired(self, now: float) -> bool:
+        return self.expires_at is not None and now >= self.expires_at
+
+    def remaining_expiry(self, now: float) -> int:
+        """Expiry in tenths of a second left now (at least 1 while not expired), or -1 for unlimited."""
+        if self.expires_at is None:
+            return mq.MQEI_UNLIMITED
+        return max(1, int((self.expires_at - now) * 10 + 0.999))
+
+
+class QueueMessages:
+    """The messages of one local queue and its runtime status (depth, handles, statistics)."""
+
+    __slots__ = (
+        "depth",
+        "deq_count",
+        "enq_count",
+        "high_depth",
+        "last_get",
+        "last_put",
+        "levels",
+        "open_input",
+        "open_output",
+        "reset_at",
+        "uncommitted",
+    )
+
+    def __init__(self, now: float) -> None:
+        self.levels: list[deque[StoredMessage]] = [deque() for _ in range(LEVELS)]
+        self.depth = 0  # physical messages: uncommitted puts counted, uncommitted gets subtracted
+        self.uncommitted = 0  # messages put or got in a unit of work not yet committed
+        self.open_input = 0
+        self.open_output = 0
+        self.high_depth = 0
+        self.enq_count = 0
+        self.deq_count = 0
+        self.reset_at = now
+        self.last_put: float | None = None
+        self.last_get: float | None = None
+
+    def add(self, message: StoredMessage) -> None:
+        self.levels[message.level].append(message)
+        self.depth += 1
+        if self.depth > self.high_depth:
+            self.high_depth = self.depth
+
+    def restore(self, message: StoredMessage) -> None:
+        """A message put back where it was (undo of a removal in a batch that did not commit)."""
+        message.removed = False
+        level = self.levels[message.level]
+        if message not in level:
+            # Lazily dropped already: it goes back at its place in arrival order.
+            items = list(level)
+            index = next((i for i, m in enumerate(items) if m.seq > message.seq), len(items))
+            level.insert(index, message)
+
+    def in_order(self) -> Iterator[StoredMessage]:
+        """Every message still on the queue (committed or not) in delivery order."""
+        for level in reversed(self.levels):
+            while level and level[0].removed:
+                level.popleft()
+            for message in level:
+                if not message.removed:
+                    yield message
+
+    def committed_count(self) -> int:
+        return sum(1 for m in self.in_order() if m.put_uow is None)
+
+    def messages(self) -> list[StoredMessage]:
+        return list(self.in_order())

@@ -1,0 +1,799 @@
+"""The MQI side of the queue manager: put, get, browse, units of work, triggers and depth events.
+
+Sans-IO, like the rest of the engine: every call changes memory at once, records how to undo it
+and which store rows it needs, and the caller commits (the engine's batch machinery: an answer is
+released only once its changes are durable).  Nothing here waits: a get that finds nothing
+raises MQRC_NO_MSG_AVAILABLE and the shell waits for :attr:`MessageLayer.arrivals` to name the
+queue before it tries again.
+
+Rules and reasons follow ``shared/reference/round2-semantics.md`` §2; the choices IBM does not
+document are listed with their reasons in ``formats/messaging-rules.tsv``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import struct
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from pcfserver import mq
+from pcfserver.codec import Integer, Message, String
+from pcfserver.codec.encoder import encode
+from pcfserver.engine.messages import (
+    LEVELS,
+    MessageDescriptor,
+    MQIError,
+    QueueMessages,
+    StoredMessage,
+    UnitOfWork,
+)
+from pcfserver.engine.store import ClearMessages, DeleteMessage, PutMessage, UpdateMessage, md_record
+
+if TYPE_CHECKING:
+    from pcfserver.engine.engine import Engine, Queue
+
+MAX_BODY = 100 * 1024 * 1024  # the largest MaxMsgLength IBM allows
+FORMAT_STRING = "MQSTR   "
+FORMAT_NONE = "        "
+FORMAT_EVENT = "MQEVENT "
+FORMAT_TRIGGER = "MQTRIG  "
+EVENT_QUEUE = "SYSTEM.ADMIN.PERFM.EVENT"
+_MAX_PRIORITY = LEVELS - 1
+_QT_LOCAL = mq.MQQT_LOCAL
+_QT_ALIAS = mq.MQQT_ALIAS
+_QT_REMOTE = mq.MQQT_REMOTE
+_ENABLED = mq.MQEVR_ENABLED
+_DISABLED = mq.MQEVR_DISABLED
+
+
+class Handle:
+    """An open queue: the definitions it resolved through and what it was opened for."""
+
+    __slots__ = ("input", "output", "path")
+
+    def __init__(self, path: tuple[str, ...], input: bool, output: bool) -> None:
+        self.path = path
+        self.input = input
+        self.output = output
+
+
+class SessionState:
+    """One connection's state in the queue manager: its unit of work, browse cursors and handles."""
+
+    __slots__ = ("appl_name", "cursors", "handles", "ident", "last_reason", "uow", "user")
+
+    def __init__(self, ident: int, appl_name: str, user: str) -> None:
+        self.ident = ident
+        self.appl_name = appl_name
+        self.user = user
+        self.uow = UnitOfWork()
+        self.cursors: dict[str, tuple[int, int]] = {}  # queue -> (level, seq) of the message last browsed
+        self.handles: dict[int, Handle] = {}
+        self.last_reason = mq.MQRC_NONE
+
+
+def _pad(value: bytes | str | None, length: int = 24) -> bytes:
+    if value is None:
+        return bytes(length)
+    data = value.encode("latin-1") if isinstance(value, str) else bytes(value)
+    if len(data) > length:
+        raise MQIError(mq.MQRC_MSG_ID_ERROR if length == 24 else mq.MQRC_OPTIONS_ERROR)
+    return data.ljust(length, b"\0")
+
+
+def _gmt(now: float) -> tuple[str, str]:
+    t = time.gmtime(now)
+    hundredths = int((now - int(now)) * 100)
+    return time.strftime("%Y%m%d", t), time.strftime("%H%M%S", t) + f"{hundredths:02d}"
+
+
+def _local(now: float | None) -> tuple[str, str]:
+    if now is None:
+        return "", ""
+    t = time.localtime(now)
+    return time.strftime("%Y-%m-%d", t), time.strftime("%H.%M.%S", t)
+
+
+class MessageLayer:
+    """Messages of one queue manager's local queues (owned by :class:`~pcfserver.engine.engine.Engine`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self.queues: dict[str, QueueMessages] = {}
+        self.sessions: dict[int, SessionState] = {}
+        self.arrivals: set[str] = set()  # queues with newly available messages since the shell last looked
+        self._session_ids = itertools.count(1)
+        self._seq = 0
+        self._start = int(time.time())
+        self._counter = itertools.count(1)
+        self.clock: Callable[[], float] = time.time
+
+    # ------------------------------------------------------------------ load and save
+
+    def load(self, rows: list[tuple[int, str, int, tuple[object, ...], bytes]]) -> None:
+        """Messages the store held at open (committed ones), in arrival order."""
+        for seq, queue, level, record, body in rows:
+            state = self.state(queue)
+            if state is None:
+                continue
+            md, put_at, expires_at = _md_from_record(record)
+            message = StoredMessage(seq, queue, level, md, body, put_at, expires_at)
+            message.stored = True
+            state.add(message)
+            self._seq = max(self._seq, seq)
+        for state in self.queues.values():
+            state.high_depth = state.depth
+
+    def shutdown_ops(self) -> list[PutMessage]:
+        """At a clean close: the non-persistent messages of NPMCLASS(HIGH) queues, kept until the next open."""
+        ops: list[PutMessage] = []
+        for name, state in self.queues.items():
+            record = self._engine.queue(name)
+            if record is None or record.attrs.get(mq.MQIA_NPM_CLASS) != mq.MQNPM_CLASS_HIGH:
+                continue
+            for m in state.in_order():
+                if not m.persistent and m.put_uow is None:
+                    ops.append(PutMessage(m.seq, name, m.level, md_record(m.md.fields(), m.put_at, m.expires_at), m.body, True))
+        return ops
+
+    # ------------------------------------------------------------------ queues
+
+    def state(self, name: str) -> QueueMessages | None:
+        """The messages of local queue ``name`` (made on first use), or None if it is not a local queue."""
+        state = self.queues.get(name)
+        if state is None:
+            record = self._engine.queue(name)
+            if record is None or record.qtype != _QT_LOCAL:
+                return None
+            state = self.queues[name] = QueueMessages(self.clock())
+        return state
+
+    def status(self, name: str) -> tuple[int, int, int]:
+        """(CurrentQDepth, OpenInputCount, OpenOutputCount) of a queue; zeros when it holds nothing."""
+        state = self.queues.get(name)
+        if state is None:
+            return 0, 0, 0
+        return state.depth, state.open_input, state.open_output
+
+    def dropped(self, name: str) -> None:
+        """Queue ``name`` was deleted (with its messages, already purged)."""
+        state = self.queues.pop(name, None)
+        if state is not None:
+            self._undo(lambda: self.queues.__setitem__(name, state))
+
+    def resolve(self, name: str) -> tuple[Queue, ...]:
+        """The definitions a name resolves through, ending at a local queue (alias → base)."""
+        engine = self._engine
+        record = engine.queue(name)
+        if record is None:
+            raise MQIError(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        if record.qtype == _QT_LOCAL:
+            return (record,)
+        if record.qtype == _QT_ALIAS:
+            if record.attrs.get(mq.MQIA_BASE_TYPE, mq.MQOT_Q) != mq.MQOT_Q:
+                raise MQIError(mq.MQRC_OBJECT_TYPE_ERROR)  # an alias of a topic: no publish/subscribe here
+            base_name = record.attrs.get(mq.MQCA_BASE_OBJECT_NAME, "")
+            assert isinstance(base_name, str)
+            base = engine.queue(base_name) if base_name else None
+            if base is None or base.qtype not in (_QT_LOCAL, _QT_REMOTE):
+                raise MQIError(mq.MQRC_UNKNOWN_ALIAS_BASE_Q)
+            if base.qtype == _QT_REMOTE:
+                raise MQIError(mq.MQRC_UNKNOWN_REMOTE_Q_MGR)
+            return (record, base)
+        if record.qtype == _QT_REMOTE:
+            raise MQIError(mq.MQRC_UNKNOWN_REMOTE_Q_MGR)  # no channels: see formats/messaging-rules.tsv
+        raise MQIError(mq.MQRC_Q_TYPE_ERROR)  # a model queue would make a dynamic queue: not kept here
+
+    # ------------------------------------------------------------------ sessions and handles
+
+    def open_session(self, appl_name: str = "pcfserver", user: str = "") -> SessionState:
+        session = SessionState(next(self._session_ids), appl_name[:28], user[:12])
+        self.sessions[session.ident] = session
+        return session
+
+    def end_session(self, session: SessionState) -> None:
+        """The connection ends: its unit of work is backed out and its handles closed."""
+        if session.uow:
+            self.backout(session)
+        for handle_id in list(session.handles):
+            self.close(session, handle_id)
+        self.sessions.pop(session.ident, None)
+
+    def open(self, session: SessionState, name: str, *, input: bool = False, output: bool = False) -> int:
+        """Opens a queue (MQOPEN): the open counts of every definition on its path go up until close."""
+        path = self.resolve(name)
+        handle = Handle(tuple(q.name for q in path), input, output)
+        handle_id = next(self._counter)
+        session.handles[handle_id] = handle
+        self._count_open(handle, 1)
+        return handle_id
+
+    def close(self, session: SessionState, handle_id: int) -> None:
+        handle = session.handles.pop(handle_id, None)
+        if handle is not None:
+            self._count_open(handle, -1)
+
+    def _count_open(self, handle: Handle, step: int) -> None:
+        for name in handle.path:
+            state = self.queues.get(name)
+            if state is None:
+                state = self.queues[name] = QueueMessages(self.clock())
+            if handle.input:
+                state.open_input = max(0, state.open_input + step)
+            if handle.output:
+                state.open_output = max(0, state.open_output + step)
+
+    def open_counts(self, name: str) -> tuple[int, int]:
+        state = self.queues.get(name)
+        return (state.open_input, state.open_output) if state else (0, 0)
+
+    # ------------------------------------------------------------------ undo and store
+
+    def _undo(self, fn: Callable[[], None]) -> None:
+        self._engine.record_undo(fn)
+
+    def _snapshot(self, state: QueueMessages) -> None:
+        saved = (state.depth, state.uncommitted, state.high_depth, state.enq_count, state.deq_count, state.last_put, state.last_get)
+
+        def restore() -> None:
+            (state.depth, state.uncommitted, state.high_depth, state.enq_count, state.deq_count, state.last_put, state.last_get) = saved
+
+        self._undo(restore)
+
+    def _keep(self, m: StoredMessage) -> None:
+        saved = (m.removed, m.put_uow, m.got_uow, m.md, m.stored, m.queue)
+
+        def restore() -> None:
+            was_removed = m.removed
+            m.removed, m.put_uow, m.got_uow, m.md, m.stored, m.queue = saved
+            if was_removed and not m.removed:
+                state = self.queues.get(m.queue)
+                if state is not None:
+                    state.restore(m)
+
+        self._undo(restore)
+
+    def _keep_uow(self, uow: UnitOfWork) -> None:
+        puts, gets, count = list(uow.puts), list(uow.gets), uow.count
+
+        def restore() -> None:
+            uow.puts, uow.gets, uow.count = puts, gets, count
+
+        self._undo(restore)
+
+    def _store_put(self, m: StoredMessage) -> None:
+        if m.persistent:
+            m.stored = True
+            self._engine.record_op(PutMessage(m.seq, m.queue, m.level, md_record(m.md.fields(), m.put_at, m.expires_at), m.body))
+
+    def _store_delete(self, m: StoredMessage) -> None:
+        if m.stored:
+            self._engine.record_op(DeleteMessage(m.seq))
+            m.stored = False
+
+    # ------------------------------------------------------------------ put
+
+    def put(
+        self,
+        session: SessionState | None,
+        name: str,
+        body: bytes,
+        *,
+        persistence: int | None = None,
+        priority: int | None = None,
+        expiry: int | None = None,
+        correl_id: bytes | str | None = None,
+        msg_id: bytes | str | None = None,
+        reply_to_q: str = "",
+        reply_to_qmgr: str = "",
+        format: str = FORMAT_STRING,
+        syncpoint: bool = False,
+        context: MessageDescriptor | None = None,
+    ) -> MessageDescriptor:
+        """MQPUT1: the message as queued (its MsgId made here unless given).
+
+        ``context`` (MOVE, the trigger and event messages) supplies every descriptor field as is.
+        A priority above MaxPriority is queued at MaxPriority and leaves
+        MQRC_PRIORITY_EXCEEDS_MAXIMUM in ``session.last_reason`` (a warning, as MQPUT's CompCode).
+        """
+        if session is not None:
+            session.last_reason = mq.MQRC_NONE
+        path = self.resolve(name)
+        for q in path:
+            if q.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED:
+                raise MQIError(mq.MQRC_PUT_INHIBITED)
+        first, base = path[0], path[-1]
+        now = self.clock()
+        if context is None:
+            md = self._new_descriptor(
+                session, first, now, persistence, priority, expiry, correl_id, msg_id, reply_to_q, reply_to_qmgr, format
+            )
+        else:
+            md = context
+        return self._place(session, base, md, body, now, syncpoint)
+
+    def _new_descriptor(
+        self,
+        session: SessionState | None,
+        first: Queue,
+        now: float,
+        persistence: int | None,
+        priority: int | None,
+        expiry: int | None,
+        correl_id: bytes | str | None,
+        msg_id: bytes | str | None,
+        reply_to_q: str,
+        reply_to_qmgr: str,
+        format: str,
+    ) -> MessageDescriptor:
+        if persistence is None or persistence == mq.MQPER_PERSISTENCE_AS_Q_DEF:
+            persistence = int(first.attrs.get(mq.MQIA_DEF_PERSISTENCE, 0))
+        elif persistence not in (mq.MQPER_NOT_PERSISTENT, mq.MQPER_PERSISTENT):
+            raise MQIError(mq.MQRC_PERSISTENCE_ERROR)
+        if priority is None or priority == mq.MQPRI_PRIORITY_AS_Q_DEF:
+            priority = int(first.attrs.get(mq.MQIA_DEF_PRIORITY, 0))
+        elif priority < 0:
+            raise MQIError(mq.MQRC_PRIORITY_ERROR)
+        if expiry is None:
+            expiry = mq.MQEI_UNLIMITED
+        elif expiry != mq.MQEI_UNLIMITED and not 0 < expiry <= 999_999_999:
+            raise MQIError(mq.MQRC_EXPIRY_ERROR)
+        if len(format) > 8:
+            raise MQIError(mq.MQRC_FORMAT_ERROR)
+        date, clock = _gmt(now)
+        engine = self._engine
+        return MessageDescriptor(
+            msg_id=_pad(msg_id) if msg_id is not None and any(_pad(msg_id)) else self._new_msg_id(),
+            correl_id=_pad(correl_id),
+            priority=priority,
+            persistence=persistence,
+            expiry=expiry,
+            format=format.ljust(8),
+            reply_to_q=reply_to_q[:48],
+            reply_to_qmgr=(reply_to_qmgr or (engine.qmgr_name if reply_to_q else ""))[:48],
+            put_appl_name=session.appl_name if session else "pcfserver",
+            put_date=date,
+            put_time=clock,
+            user_identifier=session.user if session else "",
+            backout_count=0,
+        )
+
+    def _new_msg_id(self) -> bytes:
+        """AMQ, the queue manager name (12 characters) and 8 unique bytes, as IBM MQ forms them."""
+        head = ("AMQ " + self._engine.qmgr_name[:12].ljust(12)).encode("latin-1", "replace")
+        return head + struct.pack(">II", self._start & 0xFFFFFFFF, next(self._counter) & 0xFFFFFFFF)
+
+    def _place(self, session: SessionState | None, base: Queue, md: MessageDescriptor, body: bytes, now: float, syncpoint: bool) -> MessageDescriptor:
+        """The put checks on the base queue, then the message goes on it (with its trigger message)."""
+        engine = self._engine
+        attrs = base.attrs
+        size = len(body)
+        if size > int(attrs.get(mq.MQIA_MAX_MSG_LENGTH, MAX_BODY)):
+            raise MQIError(mq.MQRC_MSG_TOO_BIG_FOR_Q)
+        if size > int(engine.qmgr_attr(mq.MQIA_MAX_MSG_LENGTH)):
+            raise MQIError(mq.MQRC_MSG_TOO_BIG_FOR_Q_MGR)
+        if md.persistence == mq.MQPER_PERSISTENT and attrs.get(mq.MQIA_DEFINITION_TYPE) == mq.MQQDT_TEMPORARY_DYNAMIC:
+            raise MQIError(mq.MQRC_PERSISTENT_NOT_ALLOWED)
+        state = self.state(base.name)
+        assert state is not None
+        if state.depth >= int(attrs.get(mq.MQIA_MAX_Q_DEPTH, 0)):
+            self._queue_full_event(base, state)
+            raise MQIError(mq.MQRC_Q_FULL)
+        trigger = self._trigger_due(base, state, md.priority)
+        uow = session.uow if session is not None and syncpoint else None
+        if uow is not None:
+            limit = int(engine.qmgr_attr(mq.MQIA_MAX_UNCOMMITTED_MSGS))
+            if uow.count + 1 + (1 if trigger else 0) > limit:
+                raise MQIError(mq.MQRC_SYNCPOINT_LIMIT_REACHED)
+        if md.priority > _MAX_PRIORITY and session is not None:
+            session.last_reason = mq.MQRC_PRIORITY_EXCEEDS_MAXIMUM
+        if attrs.get(mq.MQIA_MSG_DELIVERY_SEQUENCE) == mq.MQMDS_FIFO:
+            level = min(_MAX_PRIORITY, int(attrs.get(mq.MQIA_DEF_PRIORITY, 0)))
+        else:
+            level = min(_MAX_PRIORITY, md.priority)
+        self._seq += 1
+        expires_at = None if md.expiry == mq.MQEI_UNLIMITED else now + md.expiry / 10
+        message = StoredMessage(self._seq, base.name, level, md, bytes(body), now, expires_at)
+        self._snapshot(state)
+        state.add(message)
+        state.enq_count += 1
+        state.last_put = now
+        self._undo(lambda: setattr(message, "removed", True))
+        if uow is not None:
+            self._keep_uow(uow)
+            message.put_uow = uow
+            uow.puts.append(message)
+            uow.count += 1
+            state.uncommitted += 1
+        else:
+            self._store_put(message)
+            self.arrivals.add(base.name)
+        self._depth_high_event(base, state)
+        if trigger:
+            self._trigger(session, base, uow is not None)
+        return md
+
+    # ------------------------------------------------------------------ get and browse
+
+    def get(
+        self,
+        session: SessionState,
+        name: str,
+        *,
+        browse: bool = False,
+        msg_id: bytes | str | None = None,
+        correl_id: bytes | str | None = None,
+        syncpoint: bool = False,
+        first: bool = False,
+    ) -> tuple[MessageDescriptor, bytes]:
+        """MQGET: the next eligible message, removed (or, browsing, left under the session's cursor).
+
+        ``browse`` continues after the session's browse cursor on this queue (the first message the
+        first time); ``first`` restarts at the first message (MQGMO_BROWSE_FIRST).
+        """
+        session.last_reason = mq.MQRC_NONE
+        path = self.resolve(name)
+        for q in path:
+            if q.attrs.get(mq.MQIA_INHIBIT_GET) == mq.MQQA_GET_INHIBITED:
+                raise MQIError(mq.MQRC_GET_INHIBITED)
+        base = path[-1]
+        state = self.state(base.name)
+        assert state is not None
+        want_msg = _pad(msg_id) if msg_id is not None else None
+        want_correl = _pad(correl_id) if correl_id is not None else None
+        now = self.clock()
+        cursor = None if (first or not browse) else session.cursors.get(base.name)
+        found = self._find(state, now, want_msg, want_correl, cursor)
+        if found is None:
+            raise MQIError(mq.MQRC_NO_MSG_AVAILABLE)
+        md = replace(found.md, expiry=found.remaining_expiry(now))
+        if browse:
+            session.cursors[base.name] = (found.level, found.seq)
+            return md, found.body
+        uow = session.uow if syncpoint else None
+        if uow is not None and uow.count + 1 > int(self._engine.qmgr_attr(mq.MQIA_MAX_UNCOMMITTED_MSGS)):
+            raise MQIError(mq.MQRC_SYNCPOINT_LIMIT_REACHED)
+        self._snapshot(state)
+        self._keep(found)
+        state.depth -= 1
+        state.deq_count += 1
+        state.last_get = now
+        if uow is not None:
+            self._keep_uow(uow)
+            found.got_uow = uow
+            uow.gets.append(found)
+            uow.count += 1
+            state.uncommitted += 1
+        else:
+            found.removed = True
+            self._store_delete(found)
+        self._depth_low_event(base, state)
+        return md, found.body
+
+    def _find(
+        self, state: QueueMessages, now: float, msg_id: bytes | None, correl_id: bytes | None, cursor: tuple[int, int] | None
+    ) -> StoredMessage | None:
+        """The first available message in delivery order (after ``cursor``) that matches; expired ones met are discarded."""
+        for m in list(state.in_order()):
+            if cursor is not None and (m.level > cursor[0] or (m.level == cursor[0] and m.seq <= cursor[1])):
+                continue
+            if not m.available():
+                continue
+            if msg_id is not None and m.md.msg_id != msg_id:
+                continue
+            if correl_id is not None and m.md.correl_id != correl_id:
+                continue
+            if m.expired(now):
+                self._discard(state, m)
+                continue
+            return m
+        return None
+
+    def _discard(self, state: QueueMessages, m: StoredMessage) -> None:
+        """An expired message a get would have returned leaves the queue (no report: none is asked for here)."""
+        self._snapshot(state)
+        self._keep(m)
+        m.removed = True
+        state.depth -= 1
+        self._store_delete(m)
+
+    # ------------------------------------------------------------------ units of work
+
+    def commit(self, session: SessionState) -> None:
+        """MQCMIT: the unit's puts become available, its gets leave the queues for good."""
+        uow = session.uow
+        if not uow:
+            uow.count = 0
+            return
+        self._keep_uow(uow)
+        for m in uow.puts:
+            state = self.queues.get(m.queue)
+            self._keep(m)
+            m.put_uow = None
+            if state is not None:
+                self._snapshot(state)
+                state.uncommitted -= 1
+                self.arrivals.add(m.queue)
+            if not m.removed:
+                self._store_put(m)
+        for m in uow.gets:
+            state = self.queues.get(m.queue)
+            self._keep(m)
+            m.got_uow = None
+            m.removed = True
+            if state is not None:
+                self._snapshot(state)
+                state.uncommitted -= 1
+            self._store_delete(m)
+        uow.puts, uow.gets, uow.count = [], [], 0
+
+    def backout(self, session: SessionState) -> None:
+        """MQBACK: the unit's puts are deleted; its gets go back with BackoutCount + 1."""
+        uow = session.uow
+        if not uow:
+            uow.count = 0
+            return
+        self._keep_uow(uow)
+        for m in uow.puts:
+            state = self.queues.get(m.queue)
+            self._keep(m)
+            m.put_uow = None
+            m.removed = True
+            if state is not None:
+                self._snapshot(state)
+                state.uncommitted -= 1
+                state.depth -= 1
+        for m in uow.gets:
+            state = self.queues.get(m.queue)
+            self._keep(m)
+            m.got_uow = None
+            m.md = replace(m.md, backout_count=m.md.backout_count + 1)
+            if state is not None:
+                self._snapshot(state)
+                state.uncommitted -= 1
+                state.depth += 1
+                state.high_depth = max(state.high_depth, state.depth)
+                self.arrivals.add(m.queue)
+            if m.stored:
+                self._engine.record_op(UpdateMessage(m.seq, md_record(m.md.fields(), m.put_at, m.expires_at)))
+        uow.puts, uow.gets, uow.count = [], [], 0
+
+    # ------------------------------------------------------------------ administration
+
+    def uncommitted(self, name: str) -> int:
+        state = self.queues.get(name)
+        return state.uncommitted if state else 0
+
+    def clear(self, name: str) -> int:
+        """Every (committed) message of a local queue goes; the caller checked for uncommitted ones."""
+        state = self.queues.get(name)
+        if state is None:
+            return 0
+        cleared = 0
+        self._snapshot(state)
+        for m in list(state.in_order()):
+            self._keep(m)
+            m.removed = True
+            m.stored = False
+            cleared += 1
+        state.depth = 0
+        self._engine.record_op(ClearMessages(name))
+        return cleared
+
+    def reset_statistics(self, name: str) -> tuple[int, int, int, int]:
+        """(TimeSinceReset s, HighQDepth, MsgEnqCount, MsgDeqCount) since the last reset, then reset."""
+        state = self.state(name)
+        assert state is not None
+        now = self.clock()
+        result = (int(now - state.reset_at), state.high_depth, state.enq_count, state.deq_count)
+        self._snapshot(state)
+        saved_at = state.reset_at
+        self._undo(lambda: setattr(state, "reset_at", saved_at))
+        state.reset_at = now
+        state.high_depth = state.depth
+        state.enq_count = 0
+        state.deq_count = 0
+        return result
+
+    def last_times(self, name: str) -> tuple[tuple[str, str], tuple[str, str]]:
+        """((last get date, time), (last put date, time)), blank when there was none."""
+        state = self.queues.get(name)
+        if state is None:
+            return ("", ""), ("", "")
+        return _local(state.last_get), _local(state.last_put)
+
+    def oldest_age(self, name: str) -> int:
+        state = self.queues.get(name)
+        if state is None:
+            return 0
+        now = self.clock()
+        ages = [now - m.put_at for m in state.in_order() if m.put_uow is None and m.got_uow is None]
+        return int(max(ages)) if ages else 0
+
+    def take_all(self, name: str) -> list[StoredMessage]:
+        """The committed messages of a queue in delivery order (for MOVE; expired ones included)."""
+        state = self.queues.get(name)
+        return [m for m in state.in_order() if m.available()] if state else []
+
+    def move_one(self, session: SessionState, m: StoredMessage, target: Queue) -> None:
+        """One message of a MOVE: got from its queue and put on ``target`` in the session's unit of work, context kept."""
+        source = self.queues[m.queue]
+        uow = session.uow
+        self._snapshot(source)
+        self._keep(m)
+        self._keep_uow(uow)
+        source.depth -= 1
+        source.deq_count += 1
+        m.got_uow = uow
+        uow.gets.append(m)
+        source.uncommitted += 1
+        self._place(session, target, m.md, m.body, m.put_at if m.expires_at is None else self.clock(), True)
+        if m.expires_at is not None:
+            placed = uow.puts[-1]
+            placed.expires_at = m.expires_at  # expiry keeps counting from the original put
+            placed.put_at = m.put_at
+
+    # ------------------------------------------------------------------ triggers
+
+    def _trigger_due(self, base: Queue, state: QueueMessages, priority: int) -> bool:
+        """Whether a put of this priority makes a trigger event (round2-semantics §2.5)."""
+        attrs = base.attrs
+        if attrs.get(mq.MQIA_TRIGGER_CONTROL) != mq.MQTC_ON:
+            return False
+        kind = attrs.get(mq.MQIA_TRIGGER_TYPE, mq.MQTT_NONE)
+        if kind == mq.MQTT_NONE:
+            return False
+        threshold = int(attrs.get(mq.MQIA_TRIGGER_MSG_PRIORITY, 0))
+        if priority < threshold:
+            return False
+        initq_name = attrs.get(mq.MQCA_INITIATION_Q_NAME, "")
+        assert isinstance(initq_name, str)
+        initq = self._engine.queue(initq_name) if initq_name else None
+        if initq is None or initq.qtype != _QT_LOCAL or initq.name == base.name:
+            return False
+        if initq.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED:
+            return False
+        if kind == mq.MQTT_EVERY:
+            return True
+        if state.open_input:
+            return False
+        before = sum(1 for m in state.in_order() if m.got_uow is None and min(m.md.priority, _MAX_PRIORITY) >= threshold)
+        if kind == mq.MQTT_FIRST:
+            return before == 0
+        return before == int(attrs.get(mq.MQIA_TRIGGER_DEPTH, 1)) - 1
+
+    def _trigger(self, session: SessionState | None, base: Queue, syncpoint: bool) -> None:
+        """Puts the MQTM trigger message on the initiation queue; a DEPTH trigger switches triggering off."""
+        attrs = base.attrs
+        initq = self._engine.queue(str(attrs.get(mq.MQCA_INITIATION_Q_NAME, "")))
+        assert initq is not None
+        if attrs.get(mq.MQIA_TRIGGER_TYPE) == mq.MQTT_DEPTH:
+            self._engine.set_queue_attrs(base.name, ((mq.MQIA_TRIGGER_CONTROL, mq.MQTC_OFF),))
+        body = trigger_message(base.name, str(attrs.get(mq.MQCA_PROCESS_NAME, "")), str(attrs.get(mq.MQCA_TRIGGER_DATA, "")))
+        now = self.clock()
+        date, clock = _gmt(now)
+        md = MessageDescriptor(
+            msg_id=self._new_msg_id(),
+            correl_id=bytes(24),
+            priority=0,
+            persistence=mq.MQPER_NOT_PERSISTENT,
+            expiry=mq.MQEI_UNLIMITED,
+            format=FORMAT_TRIGGER,
+            reply_to_q="",
+            reply_to_qmgr="",
+            put_appl_name="pcfserver",
+            put_date=date,
+            put_time=clock,
+            user_identifier="",
+            backout_count=0,
+            encoding=mq.MQENC_NATIVE,
+            coded_char_set_id=self._engine.ccsid,
+        )
+        try:
+            self._place(session if syncpoint else None, initq, md, body, now, syncpoint)
+        except MQIError:
+            pass  # the initiation queue cannot take it (full, too long): no trigger message, as MQ does
+
+    # ------------------------------------------------------------------ performance events
+
+    def _events_on(self) -> bool:
+        return self._engine.qmgr_attr(mq.MQIA_PERFORMANCE_EVENT) == _ENABLED
+
+    def _depth_high_event(self, base: Queue, state: QueueMessages) -> None:
+        attrs = base.attrs
+        if attrs.get(mq.MQIA_Q_DEPTH_HIGH_EVENT) != _ENABLED or not self._events_on() or base.name == EVENT_QUEUE:
+            return
+        if state.depth * 100 < int(attrs.get(mq.MQIA_Q_DEPTH_HIGH_LIMIT, 80)) * int(attrs.get(mq.MQIA_MAX_Q_DEPTH, 0)):
+            return
+        self._event(base, state, mq.MQRC_Q_DEPTH_HIGH, ((mq.MQIA_Q_DEPTH_HIGH_EVENT, _DISABLED), (mq.MQIA_Q_DEPTH_LOW_EVENT, _ENABLED), (mq.MQIA_Q_DEPTH_MAX_EVENT, _ENABLED)))
+
+    def _depth_low_event(self, base: Queue, state: QueueMessages) -> None:
+        attrs = base.attrs
+        if attrs.get(mq.MQIA_Q_DEPTH_LOW_EVENT) != _ENABLED or not self._events_on() or base.name == EVENT_QUEUE:
+            return
+        if state.depth * 100 > int(attrs.get(mq.MQIA_Q_DEPTH_LOW_LIMIT, 20)) * int(attrs.get(mq.MQIA_MAX_Q_DEPTH, 0)):
+            return
+        self._event(base, state, mq.MQRC_Q_DEPTH_LOW, ((mq.MQIA_Q_DEPTH_LOW_EVENT, _DISABLED), (mq.MQIA_Q_DEPTH_HIGH_EVENT, _ENABLED), (mq.MQIA_Q_DEPTH_MAX_EVENT, _ENABLED)))
+
+    def _queue_full_event(self, base: Queue, state: QueueMessages) -> None:
+        if base.attrs.get(mq.MQIA_Q_DEPTH_MAX_EVENT) != _ENABLED or not self._events_on() or base.name == EVENT_QUEUE:
+            return
+        self._event(base, state, mq.MQRC_Q_FULL, ((mq.MQIA_Q_DEPTH_MAX_EVENT, _DISABLED), (mq.MQIA_Q_DEPTH_LOW_EVENT, _ENABLED)))
+
+    def _event(self, base: Queue, state: QueueMessages, reason: int, switches: tuple[tuple[int, int], ...]) -> None:
+        """A performance event message on SYSTEM.ADMIN.PERFM.EVENT; the queue's statistics reset; the event switches flipped."""
+        engine = self._engine
+        since, high, enq, deq = self.reset_statistics(base.name)
+        engine.set_queue_attrs(base.name, switches)
+        params = (
+            String(mq.MQCA_Q_MGR_NAME, engine.qmgr_name.ljust(48), engine.ccsid),
+            String(mq.MQCA_BASE_Q_NAME, base.name.ljust(48), engine.ccsid),
+            Integer(mq.MQIA_TIME_SINCE_RESET, since),
+            Integer(mq.MQIA_HIGH_Q_DEPTH, high),
+            Integer(mq.MQIA_MSG_ENQ_COUNT, enq),
+            Integer(mq.MQIA_MSG_DEQ_COUNT, deq),
+        )
+        event = Message(
+            command=mq.MQCMD_PERFM_EVENT,
+            parameters=params,
+            type=mq.MQCFT_EVENT,
+            comp_code=mq.MQCC_WARNING,
+            reason=reason,
+            byte_order="little",
+        )
+        queue = engine.queue(EVENT_QUEUE)
+        if queue is None or queue.qtype != _QT_LOCAL or queue.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED:
+            return  # no event queue: the event is lost, as on MQ
+        now = self.clock()
+        date, clock = _gmt(now)
+        md = MessageDescriptor(
+            msg_id=self._new_msg_id(),
+            correl_id=bytes(24),
+            priority=0,
+            persistence=mq.MQPER_NOT_PERSISTENT,
+            expiry=mq.MQEI_UNLIMITED,
+            format=FORMAT_EVENT,
+            reply_to_q="",
+            reply_to_qmgr="",
+            put_appl_name="pcfserver",
+            put_date=date,
+            put_time=clock,
+            user_identifier="",
+            backout_count=0,
+            encoding=mq.MQENC_NATIVE,
+            coded_char_set_id=engine.ccsid,
+        )
+        try:
+            self._place(None, queue, md, encode(event), now, False)
+        except MQIError:
+            pass  # the event queue is full or the message too long for it: the event is lost
+
+
+def trigger_message(queue: str, process: str, trigger_data: str, appl_type: int = 0, appl_id: str = "", env_data: str = "", user_data: str = "") -> bytes:
+    """An MQTM (version 1, 684 bytes) in the native encoding (little-endian) and the queue manager's CCSID."""
+
+    def text(value: str, length: int) -> bytes:
+        return value.encode("latin-1", "replace")[:length].ljust(length, b" ")
+
+    return (
+        b"TM  "
+        + struct.pack("<i", mq.MQTM_VERSION_1)
+        + text(queue, 48)
+        + text(process, 48)
+        + text(trigger_data, 64)
+        + struct.pack("<i", appl_type)
+        + text(appl_id, 256)
+        + text(env_data, 128)
+        + text(user_data, 128)
+    )
+
+
+def _md_from_record(record: tuple[object, ...]) -> tuple[MessageDescriptor, float, float | None]:
+    fields = record[:-2]
+    put_at, expires_at = record[-2], record[-1]
+    assert isinstance(put_at, float)
+    assert expires_at is None or isinstance(expires_at, float)
+    return MessageDescriptor(*fields), put_at, expires_at  # type: ignore[arg-type]

@@ -1,0 +1,142 @@
+"""Inquire Queue Status and Reset Queue Statistics: the commands that read the message layer's status.
+
+Both take a specific or generic queue name and act on local queues only; the attributes Inquire
+Queue Status reports are the rows of ``formats/queue-status-attributes.tsv``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING, Protocol
+
+from pcfserver import mq
+from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String
+from pcfserver.engine import responses
+from pcfserver.engine.messages import MQIError
+from pcfserver.tables import read_table, value_of
+
+if TYPE_CHECKING:
+    from pcfserver.engine.engine import Engine, Queue
+
+
+class Parsed(Protocol):
+    values: dict[int, object]
+
+
+_MONITORING_ON = frozenset((mq.MQMON_LOW, mq.MQMON_MEDIUM, mq.MQMON_HIGH))
+
+
+@cache
+def _status_attributes() -> tuple[tuple[int, int], ...]:
+    """(parameter, max_length) of every status attribute, in table order (0 for integers)."""
+    return tuple((value_of(row["parameter"]), int(row["max_length"] or 0)) for row in read_table("queue-status-attributes.tsv"))
+
+
+def local_queues(engine: Engine, pattern: str) -> list[Queue]:
+    """The local queues a specific or generic name selects; a specific non-local queue is MQRCCF_Q_WRONG_TYPE."""
+    if pattern.endswith("*"):
+        prefix = pattern[:-1]
+        found = [q for name in engine.queue_names() if name.startswith(prefix) and (q := engine.queue(name)) is not None]
+        chosen = [q for q in found if q.qtype == mq.MQQT_LOCAL]
+    else:
+        record = engine.queue(pattern)
+        if record is not None and record.qtype != mq.MQQT_LOCAL:
+            raise MQIError(mq.MQRCCF_Q_WRONG_TYPE)
+        chosen = [record] if record is not None else []
+    if not chosen:
+        raise MQIError(mq.MQRC_UNKNOWN_OBJECT_NAME)
+    return chosen
+
+
+def inquire_q_status(engine: Engine, command: Message, p: Parsed) -> list[Message]:
+    pattern = p.values[mq.MQCA_Q_NAME]
+    assert isinstance(pattern, str)
+    queues = local_queues(engine, pattern)
+    if p.values.get(mq.MQIACF_Q_STATUS_TYPE, mq.MQIACF_Q_STATUS) == mq.MQIACF_Q_HANDLE:
+        return _handles(engine, command, p, queues)
+    selectors = p.values.get(mq.MQIACF_Q_STATUS_ATTRS, (mq.MQIACF_ALL,))
+    assert isinstance(selectors, tuple)
+    everything = mq.MQIACF_ALL in selectors
+    out = [responses.ok_response(command, tuple(_status(engine, q, everything, frozenset(selectors)))) for q in queues]
+    return responses.numbered(out)
+
+
+def _status(engine: Engine, queue: Queue, everything: bool, chosen: frozenset[int]) -> list[Parameter]:
+    layer = engine.messaging
+    name = queue.name
+    depth, opened_in, opened_out = layer.status(name)
+    (get_date, get_time), (put_date, put_time) = layer.last_times(name)
+    monitoring = queue.attrs.get(mq.MQIA_MONITORING_Q, mq.MQMON_Q_MGR)
+    on = monitoring in _MONITORING_ON
+    values: dict[int, object] = {
+        mq.MQCA_Q_NAME: name,
+        mq.MQIACF_Q_STATUS_TYPE: mq.MQIACF_Q_STATUS,
+        mq.MQIA_CURRENT_Q_DEPTH: depth,
+        mq.MQIA_OPEN_INPUT_COUNT: opened_in,
+        mq.MQIA_OPEN_OUTPUT_COUNT: opened_out,
+        mq.MQIACF_UNCOMMITTED_MSGS: layer.uncommitted(name),
+        mq.MQCACF_LAST_GET_DATE: get_date,
+        mq.MQCACF_LAST_GET_TIME: get_time,
+        mq.MQCACF_LAST_PUT_DATE: put_date,
+        mq.MQCACF_LAST_PUT_TIME: put_time,
+        mq.MQIACF_OLDEST_MSG_AGE: layer.oldest_age(name) if on else mq.MQMON_NOT_AVAILABLE,
+        mq.MQIACF_Q_TIME_INDICATOR: (mq.MQMON_NOT_AVAILABLE, mq.MQMON_NOT_AVAILABLE),
+        mq.MQIA_MONITORING_Q: monitoring,
+    }
+    params: list[Parameter] = []
+    for pid, length in _status_attributes():
+        if not (everything or pid in chosen or pid in (mq.MQCA_Q_NAME, mq.MQIACF_Q_STATUS_TYPE)):
+            continue
+        value = values[pid]
+        if isinstance(value, str):
+            params.append(String(pid, value.ljust(length), engine.ccsid))
+        elif isinstance(value, tuple):
+            params.append(IntegerList(pid, value))
+        else:
+            assert isinstance(value, int)
+            params.append(Integer(pid, value))
+    return params
+
+
+def _handles(engine: Engine, command: Message, p: Parsed, queues: list[Queue]) -> list[Message]:
+    """One response per open handle (StatusType MQIACF_Q_HANDLE), filtered by OpenType."""
+    open_type = p.values.get(mq.MQIACF_OPEN_TYPE, mq.MQQSOT_ALL)
+    wanted = {q.name for q in queues}
+    out: list[Message] = []
+    for session in engine.messaging.sessions.values():
+        for handle in session.handles.values():
+            name = handle.path[-1]
+            if name not in wanted:
+                continue
+            if (open_type == mq.MQQSOT_INPUT and not handle.input) or (open_type == mq.MQQSOT_OUTPUT and not handle.output):
+                continue
+            params: tuple[Parameter, ...] = (
+                String(mq.MQCA_Q_NAME, name.ljust(48), engine.ccsid),
+                Integer(mq.MQIACF_Q_STATUS_TYPE, mq.MQIACF_Q_HANDLE),
+                String(mq.MQCACF_APPL_TAG, session.appl_name.ljust(28), engine.ccsid),
+                String(mq.MQCACF_USER_IDENTIFIER, session.user.ljust(12), engine.ccsid),
+                Integer(mq.MQIACF_OPEN_INPUT_TYPE, mq.MQQSO_SHARED if handle.input else mq.MQQSO_NO),
+                Integer(mq.MQIACF_OPEN_OUTPUT, mq.MQQSO_YES if handle.output else mq.MQQSO_NO),
+                Integer(mq.MQIACF_HANDLE_STATE, mq.MQHSTATE_ACTIVE),
+            )
+            out.append(responses.ok_response(command, params))
+    if not out:
+        return responses.numbered([responses.ok_response(command, ())])
+    return responses.numbered(out)
+
+
+def reset_q_stats(engine: Engine, command: Message, p: Parsed) -> list[Message]:
+    pattern = p.values[mq.MQCA_Q_NAME]
+    assert isinstance(pattern, str)
+    out: list[Message] = []
+    for queue in local_queues(engine, pattern):
+        since, high, enq, deq = engine.messaging.reset_statistics(queue.name)
+        params: tuple[Parameter, ...] = (
+            String(mq.MQCA_Q_NAME, queue.name.ljust(48), engine.ccsid),
+            Integer(mq.MQIA_TIME_SINCE_RESET, since),
+            Integer(mq.MQIA_HIGH_Q_DEPTH, high),
+            Integer(mq.MQIA_MSG_ENQ_COUNT, enq),
+            Integer(mq.MQIA_MSG_DEQ_COUNT, deq),
+        )
+        out.append(responses.ok_response(command, params))
+    return responses.numbered(out)

@@ -1,0 +1,253 @@
+"""A queue manager embedded in the process: PCF commands and the MQI (put, get, browse, units of work).
+
+    from pcfserver import open_queue_manager, MQIError
+
+    with open_queue_manager() as qm:                      # in memory; data_dir=Path for a durable one
+        qm.execute(pcf_command)                           # list[Message], as the command server answers
+        with qm.session() as s:
+            s.put("APP.Q", b"hello", persistent=True)
+            md, body = s.get("APP.Q", wait=1.0)
+            s.put("APP.Q", b"in a unit of work", syncpoint=True)
+            s.commit()
+
+Every call is durable before it returns (when the queue manager has a data directory), exactly as
+the server acknowledges only what it committed.  The object is thread-safe: calls are serialised
+by one lock, and a get that waits releases it until a message arrives or the wait ends.  A session
+that ends without commit has its unit of work backed out (as when an application disconnects).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import TypeVar
+
+from pcfserver import mq
+from pcfserver.codec import Message
+from pcfserver.engine import open_engine
+from pcfserver.engine.messages import MessageDescriptor, MQIError
+from pcfserver.engine.messaging import FORMAT_STRING, SessionState
+
+_T = TypeVar("_T")
+
+
+def _reply_to(value: str | None) -> tuple[str, str]:
+    if not value:
+        return "", ""
+    queue, _, qmgr = value.partition("@")
+    return queue, qmgr
+
+
+class Session:
+    """A connection to the queue manager (MQCONN): puts, gets and one unit of work at a time."""
+
+    def __init__(self, qm: QueueManager, state: SessionState) -> None:
+        self._qm = qm
+        self._state = state
+        self._closed = False
+
+    @property
+    def last_reason(self) -> int:
+        """The reason of the last call that succeeded with a warning (MQRC_PRIORITY_EXCEEDS_MAXIMUM), else 0."""
+        return self._state.last_reason
+
+    def put(
+        self,
+        queue: str,
+        body: bytes | str,
+        *,
+        persistent: bool | None = None,
+        priority: int | None = None,
+        expiry: int | None = None,
+        correl_id: bytes | str | None = None,
+        msg_id: bytes | str | None = None,
+        reply_to: str | None = None,
+        format: str = FORMAT_STRING,
+        syncpoint: bool = False,
+    ) -> MessageDescriptor:
+        """MQPUT1 of ``body`` (str is sent as UTF-8); ``expiry`` in tenths of a second; ``reply_to`` "queue[@qmgr]"."""
+        data = body.encode("utf-8") if isinstance(body, str) else bytes(body)
+        persistence = None if persistent is None else (mq.MQPER_PERSISTENT if persistent else mq.MQPER_NOT_PERSISTENT)
+        reply_q, reply_qmgr = _reply_to(reply_to)
+        layer = self._qm.engine.messaging
+        return self._qm.call(
+            lambda: layer.put(
+                self._live(),
+                queue,
+                data,
+                persistence=persistence,
+                priority=priority,
+                expiry=expiry,
+                correl_id=correl_id,
+                msg_id=msg_id,
+                reply_to_q=reply_q,
+                reply_to_qmgr=reply_qmgr,
+                format=format,
+                syncpoint=syncpoint,
+            )
+        )
+
+    def get(
+        self,
+        queue: str,
+        *,
+        browse: bool = False,
+        msg_id: bytes | str | None = None,
+        correl_id: bytes | str | None = None,
+        wait: float = 0,
+        syncpoint: bool = False,
+    ) -> tuple[MessageDescriptor, bytes]:
+        """MQGET (or, with ``browse``, the next message under this session's browse cursor); ``wait`` in seconds."""
+        layer = self._qm.engine.messaging
+        state = self._live()
+        return self._qm.call(
+            lambda: layer.get(state, queue, browse=browse, msg_id=msg_id, correl_id=correl_id, syncpoint=syncpoint),
+            wait=wait,
+            waiting=lambda: layer.open(state, queue, input=True),
+            done_waiting=lambda handle: layer.close(state, handle),
+        )
+
+    def open(self, queue: str, *, input: bool = False, output: bool = False) -> int:
+        """MQOPEN: the queue counts as open (OpenInputCount/OpenOutputCount) until :meth:`close`; returns a handle."""
+        layer = self._qm.engine.messaging
+        return self._qm.call(lambda: layer.open(self._live(), queue, input=input, output=output))
+
+    def close(self, handle: int) -> None:
+        layer = self._qm.engine.messaging
+        self._qm.call(lambda: layer.close(self._live(), handle))
+
+    def commit(self) -> None:
+        layer = self._qm.engine.messaging
+        self._qm.call(lambda: layer.commit(self._live()))
+
+    def backout(self) -> None:
+        layer = self._qm.engine.messaging
+        self._qm.call(lambda: layer.backout(self._live()))
+
+    def end(self) -> None:
+        """Disconnect: an open unit of work is backed out, handles are closed."""
+        if self._closed:
+            return
+        self._closed = True
+        layer = self._qm.engine.messaging
+        if not self._qm.closed:
+            self._qm.call(lambda: layer.end_session(self._state))
+
+    def _live(self) -> SessionState:
+        if self._closed:
+            raise MQIError(mq.MQRC_HCONN_ERROR)
+        return self._state
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.end()
+
+
+class QueueManager:
+    """An engine with a lock, durable commits and waiting gets (see the module docstring)."""
+
+    def __init__(self, data_dir: Path | None = None, qmgr: str | None = None, ccsid: int | None = None) -> None:
+        self.engine = open_engine(data_dir, qmgr, ccsid)
+        self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)
+        self.closed = False
+
+    @property
+    def name(self) -> str:
+        return self.engine.qmgr_name
+
+    def execute(self, command: Message) -> list[Message]:
+        """One PCF command, answered as IBM MQ's command server answers it, after its change is durable."""
+        with self._lock:
+            self._check_open()
+            answer = self.engine.execute(command)
+            self._notify()
+            return answer
+
+    @contextmanager
+    def session(self, appl_name: str = "pcfserver", user: str = "") -> Iterator[Session]:
+        """A new session; it ends (unit of work backed out) when the block does."""
+        with self._lock:
+            self._check_open()
+            state = self.engine.messaging.open_session(appl_name, user)
+        session = Session(self, state)
+        try:
+            yield session
+        finally:
+            session.end()
+
+    def call(
+        self,
+        action: Callable[[], _T],
+        *,
+        wait: float = 0,
+        waiting: Callable[[], int] | None = None,
+        done_waiting: Callable[[int], None] | None = None,
+    ) -> _T:
+        """Runs a message-layer call durably under the lock; with ``wait``, retries MQRC_NO_MSG_AVAILABLE until it passes."""
+        deadline = time.monotonic() + max(0.0, wait)
+        handle: int | None = None
+        with self._lock:
+            try:
+                while True:
+                    self._check_open()
+                    try:
+                        result = self.engine.execute_operation(action)
+                    except MQIError as error:
+                        self._notify()
+                        remaining = deadline - time.monotonic()
+                        if error.reason != mq.MQRC_NO_MSG_AVAILABLE or remaining <= 0:
+                            raise
+                        if handle is None and waiting is not None:
+                            handle = self.engine.execute_operation(waiting)  # a waiting get has the queue open
+                        self._arrived.wait(remaining)
+                        continue
+                    self._notify()
+                    return result
+            finally:
+                if handle is not None and done_waiting is not None and not self.closed:
+                    self.engine.execute_operation(lambda: done_waiting(handle))
+
+    def _notify(self) -> None:
+        arrivals = self.engine.messaging.arrivals
+        if arrivals:
+            arrivals.clear()
+            self._arrived.notify_all()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise MQIError(mq.MQRC_CONNECTION_BROKEN)
+
+    def close(self) -> None:
+        """Ends every session (units of work backed out) and closes the store; waiting gets fail."""
+        with self._lock:
+            if self.closed:
+                return
+            self.closed = True
+            self.engine.close()
+            self._arrived.notify_all()
+
+    def __enter__(self) -> QueueManager:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+
+def open_queue_manager(data_dir: Path | str | None = None, qmgr: str | None = "QM1", ccsid: int | None = None) -> QueueManager:
+    """A queue manager in this process: in memory (``data_dir=None``) or durable in ``data_dir``.
+
+    An existing data directory keeps its own name; ``qmgr`` is only checked against it when given
+    explicitly and different from the default.
+    """
+    path = None if data_dir is None else Path(data_dir)
+    name = qmgr
+    if path is not None and qmgr == "QM1" and (path / "registry.sqlite3").exists():
+        name = None  # the default name never conflicts with the registry's own
+    return QueueManager(path, name, ccsid)
