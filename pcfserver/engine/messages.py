@@ -57,6 +57,7 @@ class MessageDescriptor:
     backout_count: int
     encoding: int = 546  # MQENC_NATIVE on Linux x86-64
     coded_char_set_id: int = 1208
+    properties: tuple[tuple[str, str], ...] = ()  # message properties (name, value), as the REST API's ibm-mq-usr-* headers carry them
 
     def fields(self) -> tuple[object, ...]:
         """The fields in declaration order (what the store keeps)."""
@@ -76,6 +77,7 @@ class MessageDescriptor:
             self.backout_count,
             self.encoding,
             self.coded_char_set_id,
+            self.properties,
         )
 
 

@@ -292,6 +292,8 @@ class MessageLayer:
         format: str = FORMAT_STRING,
         syncpoint: bool = False,
         context: MessageDescriptor | None = None,
+        properties: tuple[tuple[str, str], ...] = (),
+        coded_char_set_id: int = 1208,
     ) -> MessageDescriptor:
         """MQPUT1: the message as queued (its MsgId made here unless given).
 
@@ -311,6 +313,8 @@ class MessageLayer:
             md = self._new_descriptor(
                 session, first, now, persistence, priority, expiry, correl_id, msg_id, reply_to_q, reply_to_qmgr, format
             )
+            if properties or coded_char_set_id != md.coded_char_set_id:
+                md = replace(md, properties=tuple(properties), coded_char_set_id=coded_char_set_id)
         else:
             md = context
         return self._place(session, base, md, body, now, syncpoint)
