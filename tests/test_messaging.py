@@ -51,7 +51,7 @@ def test_msg_ids_are_unique_and_a_given_one_is_kept(qm: QueueManager) -> None:
         assert len(ids) == 200
         given = s.put("Q1", b"mine", msg_id=b"MY.ID")
         assert given.msg_id == b"MY.ID".ljust(24, b"\0")
-        md, body = s.get("Q1", msg_id=b"MY.ID")
+        _md, body = s.get("Q1", msg_id=b"MY.ID")
         assert body == b"mine"
 
 

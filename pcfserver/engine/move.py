@@ -18,7 +18,8 @@ from pcfserver.engine import responses
 from pcfserver.engine.messages import MQIError
 
 if TYPE_CHECKING:
-    from pcfserver.engine.engine import Engine
+    from pcfserver.engine.engine import Engine, Queue
+    from pcfserver.engine.messaging import MessageLayer, SessionState
 
 # Attributes source and target must share (MQRCCF_Q_ATTR_CONFLICT 3223).
 _MATCHING = (mq.MQIA_DEFINITION_TYPE, mq.MQIA_HARDEN_GET_BACKOUT, mq.MQIA_USAGE)
@@ -59,17 +60,24 @@ def move_q(engine: Engine, command: Message, p: Parsed) -> list[Message]:
     in_batch = 0
     try:
         for message in layer.take_all(source_name):
-            if session.uow.count and session.uow.count + 2 > limit:
-                layer.commit(session)
-                moved += in_batch
+            if session.uow.count >= limit:
+                moved += _commit(layer, session, in_batch)
                 in_batch = 0
                 batch_mark = engine.mark()
-            target = engine.queue(target_name)  # triggers and events may have changed it
-            assert target is not None
-            layer.move_one(session, message, target)
+            before = engine.mark()
+            try:
+                layer.move_one(session, message, _target(engine, target_name))
+            except MQIError as error:
+                # A trigger message that does not fit in this unit of work: the next one takes it.
+                if error.reason != mq.MQRC_SYNCPOINT_LIMIT_REACHED or not in_batch:
+                    raise
+                engine.rollback_to(before)
+                moved += _commit(layer, session, in_batch)
+                in_batch = 0
+                batch_mark = engine.mark()
+                layer.move_one(session, message, _target(engine, target_name))
             in_batch += 1
-        layer.commit(session)
-        moved += in_batch
+        moved += _commit(layer, session, in_batch)
     except MQIError as error:
         engine.rollback_to(batch_mark)
         return responses.numbered(
@@ -82,3 +90,16 @@ def move_q(engine: Engine, command: Message, p: Parsed) -> list[Message]:
         session.uow.puts, session.uow.gets, session.uow.count = [], [], 0
         layer.sessions.pop(session.ident, None)
     return responses.numbered([responses.ok_response(command, (Integer(mq.MQIACF_MOVE_COUNT, moved),))])
+
+
+def _commit(layer: MessageLayer, session: SessionState, in_batch: int) -> int:
+    """Commits the batch's unit of work; the number of messages it moved."""
+    layer.commit(session)
+    return in_batch
+
+
+def _target(engine: Engine, name: str) -> Queue:
+    """The target as it is now (triggers and events of earlier batches may have changed its attributes)."""
+    target = engine.queue(name)
+    assert target is not None
+    return target

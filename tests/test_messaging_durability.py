@@ -1,0 +1,143 @@
+"""Messages across restarts and crashes: committed persistent messages survive kill -9, uncommitted
+work never does, nothing is duplicated; non-persistent messages survive only a clean close of an
+NPMCLASS(HIGH) queue; backout counts are kept."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from engine_support import change, command, create, qname
+
+from pcfserver import MQIError, mq, open_queue_manager
+from pcfserver.codec import Integer
+
+CHILD = r"""
+import sys
+from pathlib import Path
+from pcfserver import open_queue_manager
+
+qm = open_queue_manager(Path(sys.argv[1]))
+start = int(sys.argv[2])
+print("READY", flush=True)
+with qm.session() as s, qm.session() as consumer:
+    i = start
+    while True:
+        # a unit of work of three persistent puts, then one outside any unit of work
+        for k in range(3):
+            s.put("DUR.Q", f"uow {i} {k}".encode(), persistent=True, syncpoint=True)
+        s.put("DUR.Q", f"lost {i}".encode(), persistent=True, syncpoint=True)
+        s.backout()
+        for k in range(3):
+            s.put("DUR.Q", f"uow {i} {k}".encode(), persistent=True, syncpoint=True)
+        s.commit()
+        print(f"ACK uow {i}", flush=True)
+        s.put("DUR.Q", f"single {i}".encode(), persistent=True)
+        print(f"ACK single {i}", flush=True)
+        s.put("DUR.Q", f"pending {i}".encode(), persistent=True, syncpoint=True)  # never committed
+        s.backout()
+        s.put("NP.Q", f"np {i}".encode(), persistent=False)
+        if i % 5 == 4:
+            # consume one committed message destructively: it must never come back
+            md, body = consumer.get("DUR.Q", msg_id=None)
+            print(f"GOT {body.decode()}", flush=True)
+        i += 1
+"""
+
+
+def _run_and_kill(data: Path, start: int, seconds: float) -> list[str]:
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(data), str(start)], stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "READY"
+    time.sleep(seconds)
+    child.send_signal(signal.SIGKILL)
+    out, _ = child.communicate(timeout=30)
+    return out.splitlines()
+
+
+def _bodies(data: Path, queue: str) -> list[str]:
+    with open_queue_manager(data) as qm, qm.session() as s:
+        out = []
+        while True:
+            try:
+                out.append(s.get(queue, browse=True)[1].decode())
+            except MQIError:
+                return out
+
+
+def test_committed_persistent_messages_survive_kill_9_and_nothing_else_does(tmp_path: Path) -> None:
+    with open_queue_manager(tmp_path) as qm:
+        qm.execute(create("DUR.Q", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 999999999)))
+        qm.execute(create("NP.Q", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 999999999)))
+    acked: list[str] = []
+    got: set[str] = set()
+    start = 0
+    for round_number in range(3):
+        lines = _run_and_kill(tmp_path, start, 0.6 + 0.3 * round_number)
+        for line in lines:
+            if line.startswith("ACK uow "):
+                acked += [f"uow {line.split()[2]} {k}" for k in range(3)]
+            elif line.startswith("ACK single "):
+                acked.append(f"single {line.split()[2]}")
+            elif line.startswith("GOT "):
+                got.add(line[4:])
+        assert acked, "the child acknowledged nothing"
+        bodies = _bodies(tmp_path, "DUR.Q")
+        assert len(bodies) == len(set(bodies)), "a message is there twice"
+        assert not [b for b in bodies if b.startswith(("lost", "pending"))], "uncommitted work survived"
+        missing = set(acked) - got - set(bodies)
+        assert not missing, f"acknowledged messages lost: {sorted(missing)[:5]}"
+        assert not got & set(bodies), "a message got destructively came back"
+        # units of work are whole: all three messages of a unit or none
+        units: dict[str, int] = {}
+        for b in bodies:
+            if b.startswith("uow "):
+                units[b.split()[1]] = units.get(b.split()[1], 0) + 1
+        assert all(n == 3 or any(f"uow {u} {k}" in got for k in range(3)) for u, n in units.items()), units
+        assert _bodies(tmp_path, "NP.Q") == []  # non-persistent messages do not survive a crash
+        start = 100_000 * (round_number + 1)
+
+
+def test_npmclass_high_keeps_non_persistent_messages_across_a_clean_close_only(tmp_path: Path) -> None:
+    with open_queue_manager(tmp_path) as qm:
+        qm.execute(create("HIGH.Q", mq.MQQT_LOCAL, Integer(mq.MQIA_NPM_CLASS, mq.MQNPM_CLASS_HIGH)))
+        qm.execute(create("NORMAL.Q", mq.MQQT_LOCAL))
+        with qm.session() as s:
+            for q in ("HIGH.Q", "NORMAL.Q"):
+                s.put(q, b"np", persistent=False)
+                s.put(q, b"p", persistent=True)
+            s.put("HIGH.Q", b"uncommitted", persistent=False, syncpoint=True)
+    assert _bodies(tmp_path, "HIGH.Q") == ["np", "p"]
+    assert _bodies(tmp_path, "NORMAL.Q") == ["p"]
+    # _bodies closed cleanly again, so HIGH.Q kept its message once more; a crash now must lose it
+    qm = open_queue_manager(tmp_path)
+    qm.engine._store._db.close()  # type: ignore[attr-defined]  # the process "dies": no clean close
+    assert _bodies(tmp_path, "HIGH.Q") == ["p"]
+
+
+def test_backout_count_and_queue_status_after_restart(tmp_path: Path) -> None:
+    with open_queue_manager(tmp_path) as qm:
+        qm.execute(create("Q", mq.MQQT_LOCAL))
+        with qm.session() as s:
+            s.put("Q", b"poison", persistent=True)
+            for _ in range(2):
+                s.get("Q", syncpoint=True)
+                s.backout()
+    with open_queue_manager(tmp_path) as qm:
+        [answer] = qm.execute(command(mq.MQCMD_INQUIRE_Q_STATUS, qname("Q")))
+        status = {p.parameter: getattr(p, "value", None) for p in answer.parameters}
+        assert status[mq.MQIA_CURRENT_Q_DEPTH] == 1
+        with qm.session() as s:
+            md, body = s.get("Q")
+        assert body == b"poison" and md.backout_count == 2
+        # a queue cleared or deleted with purge takes its stored messages with it
+        with qm.session() as s:
+            s.put("Q", b"again", persistent=True)
+        qm.execute(change("Q", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 10)))
+        qm.execute(command(mq.MQCMD_CLEAR_Q, qname("Q")))
+    assert _bodies(tmp_path, "Q") == []
