@@ -191,7 +191,15 @@ class QueueManager:
         done_waiting: Callable[[int], None] | None = None,
     ) -> _T:
         """Runs a message-layer call durably under the lock; with ``wait``, retries MQRC_NO_MSG_AVAILABLE until it passes."""
-        deadline = time.monotonic() + max(0.0, wait)
+        if wait <= 0:
+            with self._lock:
+                self._check_open()
+                try:
+                    return self.engine.execute_operation(action)
+                finally:
+                    if self.engine.messaging.arrivals:
+                        self._notify()
+        deadline = time.monotonic() + wait
         handle: int | None = None
         with self._lock:
             try:

@@ -356,6 +356,10 @@ class Engine:
     def qmgr_attr(self, pid: int) -> AttrValue:
         return self._qmgr[pid]
 
+    def qmgr_attrs(self) -> dict[int, AttrValue]:
+        """The queue manager's attributes; a change makes a new dict, so identity tells a change."""
+        return self._qmgr
+
     def record_undo(self, fn: Callable[[], None]) -> None:
         self._undo.append(("f", None, fn))
 

@@ -183,8 +183,14 @@ class QueueMessages:
         if self.depth > self.high_depth:
             self.high_depth = self.depth
 
+    def detach(self, message: StoredMessage) -> None:
+        """A message got (or locked by a unit of work) leaves its deque at once when it is at the front."""
+        level = self.levels[message.level]
+        if level and level[0] is message:
+            level.popleft()
+
     def restore(self, message: StoredMessage) -> None:
-        """A message put back where it was (undo of a removal in a batch that did not commit)."""
+        """A message made visible again (backout of its get, undo of a removal) goes back to its place."""
         message.removed = False
         level = self.levels[message.level]
         if message not in level:
@@ -201,6 +207,9 @@ class QueueMessages:
             for message in level:
                 if not message.removed:
                     yield message
+
+    def __contains__(self, message: StoredMessage) -> bool:
+        return message in self.levels[message.level]
 
     def committed_count(self) -> int:
         return sum(1 for m in self.in_order() if m.put_uow is None)

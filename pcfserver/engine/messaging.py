@@ -16,7 +16,7 @@ import itertools
 import struct
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from pcfserver import mq
@@ -34,6 +34,7 @@ from pcfserver.engine.store import ClearMessages, DeleteMessage, PutMessage, Upd
 
 if TYPE_CHECKING:
     from pcfserver.engine.engine import Engine, Queue
+    from pcfserver.engine.spec import AttrValue
 
 MAX_BODY = 100 * 1024 * 1024  # the largest MaxMsgLength IBM allows
 FORMAT_STRING = "MQSTR   "
@@ -47,6 +48,20 @@ _QT_ALIAS = mq.MQQT_ALIAS
 _QT_REMOTE = mq.MQQT_REMOTE
 _ENABLED = mq.MQEVR_ENABLED
 _DISABLED = mq.MQEVR_DISABLED
+
+
+@dataclass(frozen=True, slots=True)
+class _PutPlan:
+    record: Queue
+    qmgr: dict[int, AttrValue]
+    max_length: int
+    qmgr_max_length: int
+    max_depth: int
+    temporary: bool
+    fifo_level: int
+    triggered: bool
+    events: bool
+    max_uncommitted: int
 
 
 class Handle:
@@ -84,10 +99,18 @@ def _pad(value: bytes | str | None, length: int = 24) -> bytes:
     return data.ljust(length, b"\0")
 
 
+_GMT_CACHE: list[object] = [-1, "", ""]
+
+
 def _gmt(now: float) -> tuple[str, str]:
-    t = time.gmtime(now)
-    hundredths = int((now - int(now)) * 100)
-    return time.strftime("%Y%m%d", t), time.strftime("%H%M%S", t) + f"{hundredths:02d}"
+    """PutDate YYYYMMDD and PutTime HHMMSSTH (GMT), formatted once per second."""
+    second = int(now)
+    cache = _GMT_CACHE
+    if cache[0] != second:
+        t = time.gmtime(second)
+        cache[:] = [second, time.strftime("%Y%m%d", t), time.strftime("%H%M%S", t)]
+    hundredths = int((now - second) * 100)
+    return str(cache[1]), f"{cache[2]}{hundredths:02d}"
 
 
 def _local(now: float | None) -> tuple[str, str]:
@@ -110,6 +133,7 @@ class MessageLayer:
         self._start = int(time.time())
         self._counter = itertools.count(1)
         self.clock: Callable[[], float] = time.time
+        self._plans: dict[str, _PutPlan] = {}
 
     # ------------------------------------------------------------------ load and save
 
@@ -370,44 +394,73 @@ class MessageLayer:
         head = ("AMQ " + self._engine.qmgr_name[:12].ljust(12)).encode("latin-1", "replace")
         return head + struct.pack(">II", self._start & 0xFFFFFFFF, next(self._counter) & 0xFFFFFFFF)
 
+    def _plan(self, base: Queue) -> _PutPlan:
+        """What a put to ``base`` checks, read from its attributes once per version of the definition."""
+        cached = self._plans.get(base.name)
+        qmgr = self._engine.qmgr_attrs()
+        if cached is not None and cached.record is base and cached.qmgr is qmgr:
+            return cached
+        attrs = base.attrs
+        plan = _PutPlan(
+            record=base,
+            qmgr=qmgr,
+            max_length=min(int(attrs.get(mq.MQIA_MAX_MSG_LENGTH, MAX_BODY)), MAX_BODY),
+            qmgr_max_length=int(qmgr[mq.MQIA_MAX_MSG_LENGTH]),
+            max_depth=int(attrs.get(mq.MQIA_MAX_Q_DEPTH, 0)),
+            temporary=attrs.get(mq.MQIA_DEFINITION_TYPE) == mq.MQQDT_TEMPORARY_DYNAMIC,
+            fifo_level=min(_MAX_PRIORITY, int(attrs.get(mq.MQIA_DEF_PRIORITY, 0))) if attrs.get(mq.MQIA_MSG_DELIVERY_SEQUENCE) == mq.MQMDS_FIFO else -1,
+            triggered=attrs.get(mq.MQIA_TRIGGER_CONTROL) == mq.MQTC_ON and attrs.get(mq.MQIA_TRIGGER_TYPE, mq.MQTT_NONE) != mq.MQTT_NONE,
+            events=qmgr[mq.MQIA_PERFORMANCE_EVENT] == _ENABLED and base.name != EVENT_QUEUE,
+            max_uncommitted=int(qmgr[mq.MQIA_MAX_UNCOMMITTED_MSGS]),
+        )
+        self._plans[base.name] = plan
+        return plan
+
     def _place(self, session: SessionState | None, base: Queue, md: MessageDescriptor, body: bytes, now: float, syncpoint: bool) -> MessageDescriptor:
         """The put checks on the base queue, then the message goes on it (with its trigger message)."""
-        engine = self._engine
-        attrs = base.attrs
+        plan = self._plan(base)
         size = len(body)
-        if size > int(attrs.get(mq.MQIA_MAX_MSG_LENGTH, MAX_BODY)):
+        if size > plan.max_length:
             raise MQIError(mq.MQRC_MSG_TOO_BIG_FOR_Q)
-        if size > int(engine.qmgr_attr(mq.MQIA_MAX_MSG_LENGTH)):
+        if size > plan.qmgr_max_length:
             raise MQIError(mq.MQRC_MSG_TOO_BIG_FOR_Q_MGR)
-        if md.persistence == mq.MQPER_PERSISTENT and attrs.get(mq.MQIA_DEFINITION_TYPE) == mq.MQQDT_TEMPORARY_DYNAMIC:
+        if plan.temporary and md.persistence == mq.MQPER_PERSISTENT:
             raise MQIError(mq.MQRC_PERSISTENT_NOT_ALLOWED)
-        state = self.state(base.name)
+        state = self.queues.get(base.name) or self.state(base.name)
         assert state is not None
-        if state.depth >= int(attrs.get(mq.MQIA_MAX_Q_DEPTH, 0)):
-            self._queue_full_event(base, state)
+        if state.depth >= plan.max_depth:
+            if plan.events:
+                self._queue_full_event(base, state)
             raise MQIError(mq.MQRC_Q_FULL)
-        trigger = self._trigger_due(base, state, md.priority)
+        trigger = plan.triggered and self._trigger_due(base, state, md.priority)
         uow = session.uow if session is not None and syncpoint else None
-        if uow is not None:
-            limit = int(engine.qmgr_attr(mq.MQIA_MAX_UNCOMMITTED_MSGS))
-            if uow.count + 1 + (1 if trigger else 0) > limit:
-                raise MQIError(mq.MQRC_SYNCPOINT_LIMIT_REACHED)
-        if md.priority > _MAX_PRIORITY and session is not None:
-            session.last_reason = mq.MQRC_PRIORITY_EXCEEDS_MAXIMUM
-        if attrs.get(mq.MQIA_MSG_DELIVERY_SEQUENCE) == mq.MQMDS_FIFO:
-            level = min(_MAX_PRIORITY, int(attrs.get(mq.MQIA_DEF_PRIORITY, 0)))
-        else:
-            level = min(_MAX_PRIORITY, md.priority)
+        if uow is not None and uow.count + (2 if trigger else 1) > plan.max_uncommitted:
+            raise MQIError(mq.MQRC_SYNCPOINT_LIMIT_REACHED)
+        priority = md.priority
+        if priority > _MAX_PRIORITY:
+            priority = _MAX_PRIORITY
+            if session is not None:
+                session.last_reason = mq.MQRC_PRIORITY_EXCEEDS_MAXIMUM
+        level = plan.fifo_level if plan.fifo_level >= 0 else priority
         self._seq += 1
         expires_at = None if md.expiry == mq.MQEI_UNLIMITED else now + md.expiry / 10
-        message = StoredMessage(self._seq, base.name, level, md, bytes(body), now, expires_at)
-        self._snapshot(state)
+        message = StoredMessage(self._seq, base.name, level, md, body if type(body) is bytes else bytes(body), now, expires_at)
+        saved = (state.depth, state.uncommitted, state.high_depth, state.enq_count, state.last_put, uow.count if uow else 0)
+
+        def undo() -> None:
+            message.removed = True
+            message.stored = False
+            state.depth, state.uncommitted, state.high_depth, state.enq_count, state.last_put, count = saved
+            if uow is not None:
+                if uow.puts and uow.puts[-1] is message:
+                    uow.puts.pop()
+                uow.count = count
+
+        self._undo(undo)
         state.add(message)
         state.enq_count += 1
         state.last_put = now
-        self._undo(lambda: setattr(message, "removed", True))
         if uow is not None:
-            self._keep_uow(uow)
             message.put_uow = uow
             uow.puts.append(message)
             uow.count += 1
@@ -415,7 +468,8 @@ class MessageLayer:
         else:
             self._store_put(message)
             self.arrivals.add(base.name)
-        self._depth_high_event(base, state)
+        if plan.events:
+            self._depth_high_event(base, state)
         if trigger:
             self._trigger(session, base, uow is not None)
         return md
@@ -453,20 +507,31 @@ class MessageLayer:
         found = self._find(state, now, want_msg, want_correl, cursor)
         if found is None:
             raise MQIError(mq.MQRC_NO_MSG_AVAILABLE)
-        md = replace(found.md, expiry=found.remaining_expiry(now))
+        md = found.md if found.expires_at is None else replace(found.md, expiry=found.remaining_expiry(now))
         if browse:
             session.cursors[base.name] = (found.level, found.seq)
             return md, found.body
         uow = session.uow if syncpoint else None
         if uow is not None and uow.count + 1 > int(self._engine.qmgr_attr(mq.MQIA_MAX_UNCOMMITTED_MSGS)):
             raise MQIError(mq.MQRC_SYNCPOINT_LIMIT_REACHED)
-        self._snapshot(state)
-        self._keep(found)
+        saved = (state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, uow.count if uow else 0)
+
+        def undo() -> None:
+            state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, count = saved
+            found.removed = False
+            found.got_uow = None
+            if uow is not None:
+                if uow.gets and uow.gets[-1] is found:
+                    uow.gets.pop()
+                uow.count = count
+            state.restore(found)
+
+        self._undo(undo)
         state.depth -= 1
         state.deq_count += 1
         state.last_get = now
+        state.detach(found)
         if uow is not None:
-            self._keep_uow(uow)
             found.got_uow = uow
             uow.gets.append(found)
             uow.count += 1
@@ -481,19 +546,24 @@ class MessageLayer:
         self, state: QueueMessages, now: float, msg_id: bytes | None, correl_id: bytes | None, cursor: tuple[int, int] | None
     ) -> StoredMessage | None:
         """The first available message in delivery order (after ``cursor``) that matches; expired ones met are discarded."""
-        for m in list(state.in_order()):
-            if cursor is not None and (m.level > cursor[0] or (m.level == cursor[0] and m.seq <= cursor[1])):
-                continue
-            if not m.available():
-                continue
-            if msg_id is not None and m.md.msg_id != msg_id:
-                continue
-            if correl_id is not None and m.md.correl_id != correl_id:
-                continue
-            if m.expired(now):
-                self._discard(state, m)
-                continue
-            return m
+        levels = state.levels
+        top = LEVELS - 1 if cursor is None else cursor[0]
+        for index in range(top, -1, -1):
+            level = levels[index]
+            while level and (level[0].removed or level[0].got_uow is not None):
+                level.popleft()
+            after = cursor[1] if cursor is not None and index == cursor[0] else -1
+            for m in level:  # nothing below changes the deque's structure
+                if m.removed or m.put_uow is not None or m.got_uow is not None or m.seq <= after:
+                    continue
+                if msg_id is not None and m.md.msg_id != msg_id:
+                    continue
+                if correl_id is not None and m.md.correl_id != correl_id:
+                    continue
+                if m.expires_at is not None and now >= m.expires_at:
+                    self._discard(state, m)
+                    continue
+                return m
         return None
 
     def _discard(self, state: QueueMessages, m: StoredMessage) -> None:
@@ -512,27 +582,48 @@ class MessageLayer:
         if not uow:
             uow.count = 0
             return
-        self._keep_uow(uow)
-        for m in uow.puts:
-            state = self.queues.get(m.queue)
-            self._keep(m)
+        puts, gets = uow.puts, uow.gets
+        self._keep_unit(uow)
+        queues = self.queues
+        for m in puts:
             m.put_uow = None
+            state = queues.get(m.queue)
             if state is not None:
-                self._snapshot(state)
                 state.uncommitted -= 1
                 self.arrivals.add(m.queue)
             if not m.removed:
                 self._store_put(m)
-        for m in uow.gets:
-            state = self.queues.get(m.queue)
-            self._keep(m)
+        for m in gets:
             m.got_uow = None
             m.removed = True
+            state = queues.get(m.queue)
             if state is not None:
-                self._snapshot(state)
                 state.uncommitted -= 1
             self._store_delete(m)
         uow.puts, uow.gets, uow.count = [], [], 0
+
+    def _keep_unit(self, uow: UnitOfWork) -> None:
+        """One undo record for a whole commit or backout: the unit, its messages and their queues' counters."""
+        puts, gets, count = uow.puts, uow.gets, uow.count
+        messages = [(m, m.removed, m.put_uow, m.got_uow, m.md, m.stored) for m in (*puts, *gets)]
+        names = {m.queue for m, *_ in messages}
+        counters = [
+            (state, state.depth, state.uncommitted, state.high_depth)
+            for name in names
+            if (state := self.queues.get(name)) is not None
+        ]
+
+        def undo() -> None:
+            uow.puts, uow.gets, uow.count = puts, gets, count
+            for m, removed, put_uow, got_uow, md, stored in messages:
+                m.removed, m.put_uow, m.got_uow, m.md, m.stored = removed, put_uow, got_uow, md, stored
+            for state, depth, uncommitted, high in counters:
+                state.depth, state.uncommitted, state.high_depth = depth, uncommitted, high
+                for level in state.levels:
+                    for m in [m for m in level if m.got_uow is not None]:
+                        level.remove(m)  # locked again: out of the way of gets, as when it was got
+
+        self._undo(undo)
 
     def backout(self, session: SessionState) -> None:
         """MQBACK: the unit's puts are deleted; its gets go back with BackoutCount + 1."""
@@ -540,23 +631,21 @@ class MessageLayer:
         if not uow:
             uow.count = 0
             return
-        self._keep_uow(uow)
+        self._keep_unit(uow)
+        queues = self.queues
         for m in uow.puts:
-            state = self.queues.get(m.queue)
-            self._keep(m)
             m.put_uow = None
             m.removed = True
+            state = queues.get(m.queue)
             if state is not None:
-                self._snapshot(state)
                 state.uncommitted -= 1
                 state.depth -= 1
         for m in uow.gets:
-            state = self.queues.get(m.queue)
-            self._keep(m)
             m.got_uow = None
             m.md = replace(m.md, backout_count=m.md.backout_count + 1)
+            state = queues.get(m.queue)
             if state is not None:
-                self._snapshot(state)
+                state.restore(m)
                 state.uncommitted -= 1
                 state.depth += 1
                 state.high_depth = max(state.high_depth, state.depth)
