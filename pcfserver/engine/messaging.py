@@ -389,6 +389,27 @@ class MessageLayer:
             backout_count=0,
         )
 
+    def _own_descriptor(self, now: float, format: str) -> MessageDescriptor:
+        """The descriptor of a message the queue manager itself puts (trigger and event messages)."""
+        date, clock = _gmt(now)
+        return MessageDescriptor(
+            msg_id=self._new_msg_id(),
+            correl_id=bytes(24),
+            priority=0,
+            persistence=mq.MQPER_NOT_PERSISTENT,
+            expiry=mq.MQEI_UNLIMITED,
+            format=format,
+            reply_to_q="",
+            reply_to_qmgr="",
+            put_appl_name="pcfserver",
+            put_date=date,
+            put_time=clock,
+            user_identifier="",
+            backout_count=0,
+            encoding=mq.MQENC_NATIVE,
+            coded_char_set_id=self._engine.ccsid,
+        )
+
     def _new_msg_id(self) -> bytes:
         """AMQ, the queue manager name (12 characters) and 8 unique bytes, as IBM MQ forms them."""
         head = ("AMQ " + self._engine.qmgr_name[:12].ljust(12)).encode("latin-1", "replace")
@@ -767,26 +788,8 @@ class MessageLayer:
             self._engine.set_queue_attrs(base.name, ((mq.MQIA_TRIGGER_CONTROL, mq.MQTC_OFF),))
         body = trigger_message(base.name, str(attrs.get(mq.MQCA_PROCESS_NAME, "")), str(attrs.get(mq.MQCA_TRIGGER_DATA, "")))
         now = self.clock()
-        date, clock = _gmt(now)
-        md = MessageDescriptor(
-            msg_id=self._new_msg_id(),
-            correl_id=bytes(24),
-            priority=0,
-            persistence=mq.MQPER_NOT_PERSISTENT,
-            expiry=mq.MQEI_UNLIMITED,
-            format=FORMAT_TRIGGER,
-            reply_to_q="",
-            reply_to_qmgr="",
-            put_appl_name="pcfserver",
-            put_date=date,
-            put_time=clock,
-            user_identifier="",
-            backout_count=0,
-            encoding=mq.MQENC_NATIVE,
-            coded_char_set_id=self._engine.ccsid,
-        )
         try:
-            self._place(session if syncpoint else None, initq, md, body, now, syncpoint)
+            self._place(session if syncpoint else None, initq, self._own_descriptor(now, FORMAT_TRIGGER), body, now, syncpoint)
         except MQIError:
             pass  # the initiation queue cannot take it (full, too long): no trigger message, as MQ does
 
@@ -841,26 +844,8 @@ class MessageLayer:
         if queue is None or queue.qtype != _QT_LOCAL or queue.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED:
             return  # no event queue: the event is lost, as on MQ
         now = self.clock()
-        date, clock = _gmt(now)
-        md = MessageDescriptor(
-            msg_id=self._new_msg_id(),
-            correl_id=bytes(24),
-            priority=0,
-            persistence=mq.MQPER_NOT_PERSISTENT,
-            expiry=mq.MQEI_UNLIMITED,
-            format=FORMAT_EVENT,
-            reply_to_q="",
-            reply_to_qmgr="",
-            put_appl_name="pcfserver",
-            put_date=date,
-            put_time=clock,
-            user_identifier="",
-            backout_count=0,
-            encoding=mq.MQENC_NATIVE,
-            coded_char_set_id=engine.ccsid,
-        )
         try:
-            self._place(None, queue, md, encode(event), now, False)
+            self._place(None, queue, self._own_descriptor(now, FORMAT_EVENT), encode(event), now, False)
         except MQIError:
             pass  # the event queue is full or the message too long for it: the event is lost
 
