@@ -32,7 +32,7 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.engine import responses
+from pcfserver.engine import escape, responses
 from pcfserver.engine.spec import (
     DUPLICATE_REASON,
     FAMILY,
@@ -238,6 +238,7 @@ class Engine:
             mq.MQCMD_INQUIRE_Q: self._inquire_q,
             mq.MQCMD_INQUIRE_Q_NAMES: self._inquire_q_names,
             mq.MQCMD_PING_Q_MGR: self._ping,
+            mq.MQCMD_ESCAPE: lambda command, p: escape.answer(command, p.values, self._execute_one, self._ccsid),
         }
         missing = set(self._spec.commands) - set(self._handlers)
         if missing:
