@@ -287,6 +287,7 @@ def _pcf(command: ClCommand, execute: Execute, context: Context) -> Message:
     if name == "WRKMQMQ":
         return _work_command(command)
     qtype = _qtype(command)
+    attributes = _attributes(command, "queue")  # checked before anything is asked
     if name == "CPYMQMQ":
         source = _name(command, "FROMQ")
         head: list[Parameter] = [String(mq.MQCACF_FROM_Q_NAME, source), String(mq.MQCACF_TO_Q_NAME, _name(command, "TOQ"))]
@@ -295,7 +296,7 @@ def _pcf(command: ClCommand, execute: Execute, context: Context) -> Message:
         queue = _name(command, "QNAME")
         head = [String(mq.MQCA_Q_NAME, queue)]
         head.append(Integer(mq.MQIA_Q_TYPE, qtype if qtype is not None else _type_of(queue, execute)))
-    return Message(row.pcf, (*head, *_attributes(command, "queue")))
+    return Message(row.pcf, (*head, *attributes))
 
 
 def _work_command(command: ClCommand) -> Message:

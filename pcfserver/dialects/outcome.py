@@ -71,7 +71,7 @@ def failure(answer: Sequence[Message]) -> Message | None:
 
 def object_name(command: Message) -> str:
     """The object a command names, as typed (blanks trimmed)."""
-    for parameter in (mq.MQCA_Q_NAME, mq.MQCACF_TO_Q_NAME, mq.MQCACF_FROM_Q_NAME):
+    for parameter in (mq.MQCA_Q_NAME, mq.MQCACF_FROM_Q_NAME, mq.MQCACF_TO_Q_NAME):
         item = command.get(parameter)
         if isinstance(item, String):
             return item.value.rstrip()
