@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pcfserver import mq, names
 from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter
 from pcfserver.dialects.keywords import word_for
-from pcfserver.dialects.lexer import CommandSyntaxError, Token, UnknownCommandError, items, segment
+from pcfserver.dialects.lexer import CommandSyntaxError, Token, UnknownCommandError, items, parse_number, segment
 from pcfserver.dialects.mqsc import OPERATORS
 from pcfserver.dialects.outcome import (
     FAILED,
@@ -145,9 +145,10 @@ def attribute_value(command: ClCommand, keyword: str, attr: Attr) -> AttrValue |
         if not token.quoted and token.text.startswith("*"):
             raise ClError("syntax", f"{token.text} is not a value of {keyword}", _through(command, token), command=command.name)
         return token.text
-    if token.quoted or not token.text.lstrip("+-").isdigit():
+    number = None if token.quoted else parse_number(token.text)
+    if number is None:
         raise ClError("syntax", f"{token.raw} is not a value of {keyword}", _through(command, token), command=command.name)
-    return int(token.text)
+    return number
 
 
 def _through(command: ClCommand, token: Token) -> str:
@@ -333,9 +334,9 @@ def _where(command: ClCommand, attributes: dict[str, Attr]) -> IntegerFilter | S
         return StringFilter(attr.parameter, operator, value.text)
     number = _word_value(attr.parameter, value)
     if number is None:
-        if value.quoted or not value.text.lstrip("+-").isdigit():
+        number = None if value.quoted else parse_number(value.text)
+        if number is None:
             raise ClError("syntax", f"{value.raw} is not a value of {key.text}", _through(command, value), command=command.name)
-        number = int(value.text)
     assert isinstance(number, int)
     return IntegerFilter(attr.parameter, operator, number)
 

@@ -94,7 +94,7 @@ def to_pcf_value(parameter: int, value: AttrValue, *, dialect: str = "mqsc") -> 
     if is_string_parameter(parameter):
         if not isinstance(value, str):
             raise ValueError(f"{parameter_keyword(parameter, dialect=dialect) or parameter} takes a string, not {value!r}")
-        return value
+        return words_of(parameter, dialect).get(value, value)  # IBM i *NONE / *BLANK
     if isinstance(value, bool):
         raise ValueError(f"{value!r} is not a value")
     if isinstance(value, int):
@@ -113,7 +113,8 @@ def to_pcf_value(parameter: int, value: AttrValue, *, dialect: str = "mqsc") -> 
 def from_pcf_value(parameter: int, value: AttrValue, *, dialect: str = "mqsc") -> AttrValue:
     """A PCF value as a language shows it: the word of a number that has one, strings without padding."""
     if isinstance(value, str):
-        return value.rstrip(" ")
+        text = value.rstrip(" ")
+        return text or word_for(parameter, "", dialect) or ""
     word = word_for(parameter, value, dialect)
     return value if word is None else word
 

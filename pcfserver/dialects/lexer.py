@@ -13,7 +13,19 @@ it was found (runmqsc's "command segment").
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+_NUMBER = re.compile(r"[+-]?[0-9]{1,10}\Z")
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # an MQCFIN holds a signed 32-bit integer
+
+
+def parse_number(text: str) -> int | None:
+    """A decimal integer that fits an MQCFIN, or None (ASCII digits only, no blanks)."""
+    if not _NUMBER.match(text):
+        return None
+    value = int(text)
+    return value if INT_MIN <= value <= INT_MAX else None
 
 
 class CommandSyntaxError(ValueError):

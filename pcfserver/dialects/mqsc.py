@@ -14,6 +14,8 @@ Choices a real runmqsc leaves unseen (recorded in dialect-commands.tsv):
 * ``DELETE Qxxx`` sends the queue type, so that deleting a queue of another type fails.
 * A keyword the command does not have, or an attribute the queue type does not have, is a
   syntax error (runmqsc checks these before anything is sent).
+* A WHERE filter on a flag attribute takes the flag words as values:
+  ``WHERE(TRIGGER EQ NOTRIGGER)`` (IBM's text on this was not found).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from pcfserver.codec.model import (
     StringList,
 )
 from pcfserver.dialects.keywords import display_keyword, is_string_parameter, word_for
-from pcfserver.dialects.lexer import CommandSyntaxError, Item, Token, UnknownCommandError, items, segment
+from pcfserver.dialects.lexer import CommandSyntaxError, Item, Token, UnknownCommandError, items, parse_number, segment
 from pcfserver.dialects.outcome import (
     END,
     FAILED,
@@ -76,7 +78,6 @@ _SELECTOR_LISTS = {
     mq.MQCMD_INQUIRE_Q_MGR: (mq.MQIACF_Q_MGR_ATTRS, "qmgr", ()),
 }
 _DISPLAY_TABLE = {mq.MQCMD_INQUIRE_Q: "queue", mq.MQCMD_INQUIRE_Q_STATUS: "status", mq.MQCMD_INQUIRE_Q_MGR: "qmgr"}
-_INT_LIMITS = (-(2**31), 2**31 - 1)
 _UNQUOTED = re.compile(r"[A-Z0-9./_%*]+\Z")
 
 
@@ -170,23 +171,24 @@ def _one_value(item: Item, text: str) -> Token:
 
 
 def parse_int(token: Token, text: str, keyword: str) -> int:
-    if token.quoted or not re.fullmatch(r"[+-]?[0-9]+", token.text):
-        raise _error(f"{keyword} takes a number", text, token.end, keyword)
-    value = int(token.text)
-    if not _INT_LIMITS[0] <= value <= _INT_LIMITS[1]:
-        raise _error(f"{keyword} is out of range", text, token.end, keyword)
+    value = None if token.quoted else parse_number(token.text)
+    if value is None:
+        raise _error(f"{keyword} takes a number of at most 32 bits", text, token.end, keyword)
     return value
 
 
-def value_from_token(parameter: int, token: Token, text: str, keyword: str, *, numbers: bool, vocab: Vocabulary) -> AttrValue:
+def value_from_token(
+    parameter: int, token: Token, text: str, keyword: str, *, numbers: bool, vocab: Vocabulary, flags: bool = False
+) -> AttrValue:
     """A keyword's value: the string as given, a word's number, or a decimal number.
 
-    ``numbers``: whether numbers are accepted besides the words (attributes with a range).
+    ``numbers``: whether numbers are accepted besides the words (attributes with a range);
+    ``flags``: whether flag words count as values (``WHERE(TRIGGER EQ NOTRIGGER)``).
     """
     if is_string_parameter(parameter):
         return token.text
     words = vocab.words.get(parameter)
-    if words and not token.quoted and token.text in words.to_value and token.text not in words.flags:
+    if words and not token.quoted and token.text in words.to_value and (flags or token.text not in words.flags):
         return words.to_value[token.text]
     if words and words.to_value and not numbers:
         raise _error(f"{token.raw} is not a value of {keyword}", text, token.end, keyword)
@@ -218,7 +220,7 @@ def _filter(item: Item, selectors: dict[str, Attr], text: str) -> IntegerFilter 
     enumerated = bool(words and words.to_value) and not attr.has_range
     if enumerated and operator not in _ENUM_OPERATORS:
         raise _error(f"{key.text} takes EQ or NE only", text, op.end, "WHERE")
-    number = value_from_token(attr.parameter, value, text, key.text, numbers=not enumerated, vocab=_vocab())
+    number = value_from_token(attr.parameter, value, text, key.text, numbers=not enumerated, vocab=_vocab(), flags=True)
     assert isinstance(number, int)
     return IntegerFilter(attr.parameter, operator, number)
 

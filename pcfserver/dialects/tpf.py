@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pcfserver import mq, names
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String
 from pcfserver.dialects.keywords import word_for
-from pcfserver.dialects.lexer import CommandSyntaxError, TpfToken, segment, tpf_tokens
+from pcfserver.dialects.lexer import CommandSyntaxError, TpfToken, parse_number, segment, tpf_tokens
 from pcfserver.dialects.outcome import (
     FAILED,
     OK,
@@ -159,9 +159,9 @@ def _attribute(attr: Attr, token: TpfToken, text: str) -> list[Parameter]:
             raise _error(text, token, f"{token.keyword} takes {' or '.join(sorted(w for w in words.to_value if w not in words.flags))}")
         assert isinstance(value, int)
         return [Integer(attr.parameter, value)]
-    if token.quoted or not token.value.isdigit():
+    number = None if token.quoted or token.value.startswith(("+", "-")) else parse_number(token.value)
+    if number is None:
         raise _error(text, token, f"{token.keyword} takes a number")
-    number = int(token.value)
     if attr.parameter == mq.MQIA_MAX_Q_DEPTH and number == 0:
         return [Integer(attr.parameter, NO_LIMIT)]
     if attr.parameter == mq.MQIA_Q_DEPTH_HIGH_LIMIT:
