@@ -188,3 +188,12 @@ async def test_no_server_is_exit_20_for_console_and_1_for_dump() -> None:
 def test_console_usage() -> None:
     done = subprocess.run([sys.executable, "-m", "pcfserver", "console", "--dialect", "cobol"], capture_output=True, check=False)
     assert done.returncode == 2 and b"invalid choice" in done.stderr
+
+
+async def test_text_latin_1_cannot_hold_is_the_command_s_failure_not_a_lost_server(nursery: trio.Nursery) -> None:
+    port = await start(nursery)
+    script = "DEFINE QLOCAL(EURO) DESCR('5€')\nDEFINE QLOCAL(CITY) DESCR('Zürich')\nDIS QL(CITY) DESCR\n"
+    code, out, _ = await cli("console", "--port", str(port), stdin=script)
+    lines = out.splitlines()
+    assert lines[5] == "AMQ8101S: IBM MQ error (C9D) has occurred. Reason 3229 MQRCCF_PARM_VALUE_ERROR for DESCR."
+    assert "   DESCR(Zürich)" in lines and code == 10

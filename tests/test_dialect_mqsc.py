@@ -176,7 +176,7 @@ RUN = [
     ("CLEAR QLOCAL(A)", ["AMQ8022I: IBM MQ queue cleared."], "ok"),
     # a failure IBM gives no AMQ text for still names the MQRC: wrong type (4002), bad value (3229)
     ("ALTER QALIAS(A) PUT(DISABLED)", ["AMQ8101S: IBM MQ error (FA2) has occurred. Reason 4002 MQRCCF_OBJECT_WRONG_TYPE."], "failed"),
-    ("ALTER QLOCAL(A) MAXDEPTH(-5)", ["AMQ8101S: IBM MQ error (C9D) has occurred. Reason 3229 MQRCCF_PARM_VALUE_ERROR."], "failed"),
+    ("ALTER QLOCAL(A) MAXDEPTH(-5)", ["AMQ8101S: IBM MQ error (C9D) has occurred. Reason 3229 MQRCCF_PARM_VALUE_ERROR for MAXDEPTH."], "failed"),
     ("DELETE QLOCAL(B)", ["AMQ8007I: IBM MQ queue deleted."], "ok"),
     ("ALTER QMGR MAXUMSGS(200)", ["AMQ8005I: IBM MQ queue manager changed."], "ok"),
     ("PING QMGR", ["AMQ8415I: Ping Queue Manager command complete."], "ok"),

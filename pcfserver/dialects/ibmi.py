@@ -31,6 +31,7 @@ from pcfserver.dialects.outcome import (
     Context,
     Execute,
     Outcome,
+    error_keyword,
     failure,
     object_name,
     reason_inserts,
@@ -183,7 +184,7 @@ def _line(key: str, **inserts: object) -> str:
 
 def failure_line(command: Message, failed: Message) -> str:
     """The job-log line of a failure: the AMQ message (or AMQ8101) and the reason's number and name."""
-    inserts = reason_inserts(failed.reason)
+    inserts = reason_inserts(failed.reason, error_keyword(command, failed, DIALECT))
     key = f"reason:{names.reason_name(failed.reason)}"
     line = _line(key if message(DIALECT, key) else "fallback", name=object_name(command), **inserts)
     return f"{line} {required_message(DIALECT, 'reason-suffix').format(**inserts)}"

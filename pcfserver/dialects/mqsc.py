@@ -47,6 +47,7 @@ from pcfserver.dialects.outcome import (
     Context,
     Execute,
     Outcome,
+    error_keyword,
     failure,
     object_name,
     reason_inserts,
@@ -548,7 +549,7 @@ def failure_lines(command: Message, failed: Message) -> list[str]:
     key = f"reason:{names.reason_name(reason)}"
     if message(DIALECT, key) is not None:
         return [_line(key, name=name)]
-    return [_line("fallback", name=name, **reason_inserts(reason))]
+    return [_line("fallback", name=name, **reason_inserts(reason, error_keyword(command, failed, DIALECT)))]
 
 
 def render_answer(command: Message, answer: Sequence[Message]) -> Outcome:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from pcfserver import mq, names
 from pcfserver.codec.model import Message, String
+from pcfserver.dialects.keywords import parameter_keyword
 
 Execute = Callable[[Message], list[Message]]
 
@@ -78,6 +79,20 @@ def object_name(command: Message) -> str:
     return ""
 
 
-def reason_inserts(reason: int) -> dict[str, object]:
-    """{reason}, {reason_name} and {hex} for a message text."""
-    return {"reason": reason, "reason_name": names.reason_name(reason) or "MQRC_UNKNOWN", "hex": f"{reason:X}"}
+def error_keyword(command: Message, failed: Message, dialect: str) -> str | None:
+    """The keyword, in ``dialect``, of the parameter a PCF error message names (MQIACF_PARAMETER_ID)."""
+    parameter = failed.int_value(mq.MQIACF_PARAMETER_ID)
+    if parameter is None:
+        return None
+    table = "qmgr" if command.command in (mq.MQCMD_CHANGE_Q_MGR, mq.MQCMD_INQUIRE_Q_MGR) else "queue"
+    return parameter_keyword(parameter, dialect=dialect, table=table)
+
+
+def reason_inserts(reason: int, keyword: str | None = None) -> dict[str, object]:
+    """{reason}, {reason_name}, {hex} and {parameter} (`` for KEYWORD`` or empty) for a message text."""
+    return {
+        "reason": reason,
+        "reason_name": names.reason_name(reason) or "MQRC_UNKNOWN",
+        "hex": f"{reason:X}",
+        "parameter": f" for {keyword}" if keyword else "",
+    }
