@@ -36,7 +36,7 @@ from pcfserver.dialects.outcome import (
     object_name,
     reason_inserts,
 )
-from pcfserver.dialects.tables import Attr, AttrValue, CommandRow, ibmi_parameters, message, required_message, vocabulary
+from pcfserver.dialects.tables import Attr, AttrValue, CommandRow, failure_key, ibmi_parameters, line, required_message, vocabulary
 
 DIALECT = "ibmi"
 # Required parameters (seed 003 "Required"; round2-semantics §4.1/§4.3).
@@ -177,17 +177,14 @@ def _name(command: ClCommand, keyword: str) -> str:
 
 
 def _line(key: str, **inserts: object) -> str:
-    text = required_message(DIALECT, key)
-    body = text.format(**inserts)
-    return f"{text.id}: {body}" if text.id else body
+    return line(DIALECT, key, **inserts)
 
 
 def failure_line(command: Message, failed: Message) -> str:
     """The job-log line of a failure: the AMQ message (or AMQ8101) and the reason's number and name."""
     inserts = reason_inserts(failed.reason, error_keyword(command, failed, DIALECT))
-    key = f"reason:{names.reason_name(failed.reason)}"
-    line = _line(key if message(DIALECT, key) else "fallback", name=object_name(command), **inserts)
-    return f"{line} {required_message(DIALECT, 'reason-suffix').format(**inserts)}"
+    shown = _line(failure_key(DIALECT, failed.reason), name=object_name(command), **inserts)
+    return f"{shown} {required_message(DIALECT, 'reason-suffix').format(**inserts)}"
 
 
 class _Refused(Exception):

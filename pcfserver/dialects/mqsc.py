@@ -52,7 +52,7 @@ from pcfserver.dialects.outcome import (
     object_name,
     reason_inserts,
 )
-from pcfserver.dialects.tables import Attr, AttrValue, CommandRow, Vocabulary, message, required_message, vocabulary
+from pcfserver.dialects.tables import Attr, AttrValue, CommandRow, Vocabulary, failure_key, line, message, vocabulary
 
 DIALECT = "mqsc"
 
@@ -537,19 +537,13 @@ def display_entries(response: Message, table: str) -> list[str]:
 
 
 def _line(key: str, **inserts: object) -> str:
-    text = required_message(DIALECT, key)
-    body = text.format(**inserts)
-    return f"{text.id}: {body}" if text.id else body
+    return line(DIALECT, key, **inserts)
 
 
 def failure_lines(command: Message, failed: Message) -> list[str]:
     """The line(s) runmqsc prints for a failure; the MQRC name and number when IBM gives no text."""
-    reason = failed.reason
-    name = object_name(command)
-    key = f"reason:{names.reason_name(reason)}"
-    if message(DIALECT, key) is not None:
-        return [_line(key, name=name)]
-    return [_line("fallback", name=name, **reason_inserts(reason, error_keyword(command, failed, DIALECT)))]
+    inserts = reason_inserts(failed.reason, error_keyword(command, failed, DIALECT))
+    return [_line(failure_key(DIALECT, failed.reason), name=object_name(command), **inserts)]
 
 
 def render_answer(command: Message, answer: Sequence[Message]) -> Outcome:

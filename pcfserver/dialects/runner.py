@@ -21,7 +21,7 @@ from pcfserver.codec.model import IntegerList, Message
 from pcfserver.dialects import ibmi, mqsc, tpf
 from pcfserver.dialects.outcome import END, FAILED, SYNTAX, Context, Execute, ExecuteError, Outcome, failure
 from pcfserver.dialects.script import ScriptCommand, ScriptNote, ScriptReader
-from pcfserver.dialects.tables import required_message, vocabulary
+from pcfserver.dialects.tables import line, vocabulary
 
 DIALECTS = ("auto", "mqsc", "tpf", "ibmi")
 EXIT_OK = 0
@@ -55,9 +55,7 @@ class Transcript:
 
 
 def _mqsc_line(key: str, **inserts: object) -> str:
-    text = required_message("mqsc", key)
-    body = text.format(**inserts)
-    return f"{text.id}: {body}" if text.id else body
+    return line("mqsc", key, **inserts)
 
 
 def _count_line(kind: str, count: int) -> str:

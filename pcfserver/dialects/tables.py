@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
+from pcfserver import names
 from pcfserver.tables import read_table, value_of
 
 DIALECTS = ("mqsc", "tpf", "ibmi")
@@ -242,6 +243,19 @@ def required_message(dialect: str, key: str) -> Text:
     if found is None:
         raise KeyError(f"dialect-messages.tsv has no {dialect} message {key!r}")
     return found
+
+
+def line(dialect: str, key: str, **inserts: object) -> str:
+    """A message as runmqsc and the IBM i job log print it: ``ID: text`` (the text alone without an id)."""
+    text = required_message(dialect, key)
+    body = text.format(**inserts)
+    return f"{text.id}: {body}" if text.id else body
+
+
+def failure_key(dialect: str, reason: int) -> str:
+    """The message key for a failure: the reason's own row, else ``fallback`` (which names the reason)."""
+    key = f"reason:{names.reason_name(reason)}"
+    return key if message(dialect, key) is not None else "fallback"
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pcfserver import mq, names
+from pcfserver import mq
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String
 from pcfserver.dialects.keywords import word_for
 from pcfserver.dialects.lexer import CommandSyntaxError, TpfToken, parse_number, segment, tpf_tokens
@@ -42,7 +42,7 @@ from pcfserver.dialects.outcome import (
     failure,
     reason_inserts,
 )
-from pcfserver.dialects.tables import Attr, AttrValue, CommandRow, message, required_message, vocabulary
+from pcfserver.dialects.tables import Attr, AttrValue, CommandRow, failure_key, required_message, vocabulary
 
 DIALECT = "tpf"
 NO_LIMIT = 999_999_999  # MAXDEPTH-0: the largest MaxQDepth the registry holds
@@ -197,10 +197,8 @@ def _line(context: Context, key: str, **inserts: object) -> str:
 
 
 def _failure_line(context: Context, command: str, name: str, failed: Message) -> str:
-    key = f"reason:{names.reason_name(failed.reason)}"
-    if message(DIALECT, key) is not None:
-        return _line(context, key, name=name)
-    return _line(context, "fallback", command=f"ZMQSC {command}", name=name, **reason_inserts(failed.reason))
+    inserts = reason_inserts(failed.reason)
+    return _line(context, failure_key(DIALECT, failed.reason), command=f"ZMQSC {command}", name=name, **inserts)
 
 
 def _inquire(name: str, qtype: int | None, attrs: tuple[int, ...]) -> Message:
