@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pcfserver import mq
-from pcfserver.codec import Integer, IntegerList, Message, String
+from pcfserver.codec import Integer, IntegerList, Message, String, StringList
 from pcfserver.engine import Engine, open_engine
+from pcfserver.engine.responses import error_responses
 
 # Attributes that differ between two registries built at different moments.
 MOMENTS = frozenset((mq.MQCA_ALTERATION_DATE, mq.MQCA_ALTERATION_TIME, mq.MQCA_CREATION_DATE, mq.MQCA_CREATION_TIME))
@@ -28,6 +31,26 @@ class Recorder:
 
     def queue(self, name: str) -> dict[int, object]:
         return queue_attributes(self, name)
+
+
+def refusing(execute: Recorder, code: int, reason: int) -> Callable[[Message], list[Message]]:
+    """``execute``, except that commands ``code`` are answered with ``reason`` (a queue with messages, an open queue)."""
+
+    def answer(command: Message) -> list[Message]:
+        if command.command == code:
+            execute.sent.append(command)
+            return error_responses(command, reason)
+        return execute(command)
+
+    return answer
+
+
+def queue_names(execute: Recorder, qtype: int = mq.MQQT_ALL) -> list[str]:
+    """Every queue's name (of one type), sorted, as the engine lists them."""
+    [answer] = execute(Message(mq.MQCMD_INQUIRE_Q_NAMES, (String(mq.MQCA_Q_NAME, "*"), Integer(mq.MQIA_Q_TYPE, qtype))))
+    found = answer.get(mq.MQCACF_Q_NAMES)
+    assert isinstance(found, StringList)
+    return sorted(n.rstrip() for n in found.values)
 
 
 def queue_attributes(execute: object, name: str) -> dict[int, object]:

@@ -9,7 +9,7 @@ from pcfserver.codec import Integer, IntegerFilter, Message, Parameter, String
 from pcfserver.dialects import ibmi
 from pcfserver.dialects.outcome import Context
 from pcfserver.dialects.tables import ibmi_parameters
-from tests.dialect_support import Recorder
+from tests.dialect_support import Recorder, queue_names, refusing
 
 CONTEXT = Context("QM1")
 QUEUES = {"LQ": "*LCL", "MQ": "*MDL", "AQ": "*ALS", "RQ": "*RMT"}
@@ -251,14 +251,14 @@ def test_cpymqmq_asks_for_the_type_and_same_copies(execute: Recorder) -> None:
 
 
 def test_dltmqmq_clrmqmq_need_an_empty_closed_queue(execute: Recorder) -> None:
-    execute.engine.set_queue_status("LQ", depth=2)
-    assert run(execute, "DLTMQMQ QNAME(LQ)") == ["AMQ8143: IBM MQ queue not empty. Reason 2055 MQRC_Q_NOT_EMPTY."]
+    full = refusing(execute, mq.MQCMD_DELETE_Q, mq.MQRC_Q_NOT_EMPTY)
+    assert ibmi.run("DLTMQMQ QNAME(LQ)", full, CONTEXT).lines == ["AMQ8143: IBM MQ queue not empty. Reason 2055 MQRC_Q_NOT_EMPTY."]
+    in_use = refusing(execute, mq.MQCMD_CLEAR_Q, mq.MQRCCF_OBJECT_OPEN)
+    assert ibmi.run("CLRMQMQ QNAME(LQ)", in_use, CONTEXT).lines == ["AMQ8148: IBM MQ object in use. Reason 4004 MQRCCF_OBJECT_OPEN."]
     assert run(execute, "CLRMQMQ LQ") == ["AMQ8022: IBM MQ queue cleared."]
-    execute.engine.set_queue_status("LQ", open_input=1)
-    assert run(execute, "CLRMQMQ QNAME(LQ)") == ["AMQ8148: IBM MQ object in use. Reason 4004 MQRCCF_OBJECT_OPEN."]
-    execute.engine.set_queue_status("LQ")
     assert run(execute, "DLTMQMQ 'LQ' *DFT") == ["AMQ8007: IBM MQ queue deleted."]
     assert execute.sent[-1].parameters == (String(mq.MQCA_Q_NAME, "LQ"),)
+    assert "LQ" not in queue_names(execute)
 
 
 def test_dspmqmq(execute: Recorder) -> None:
@@ -276,7 +276,7 @@ def test_wrkmqmq_lists_with_where(execute: Recorder) -> None:
     ]
     assert execute.sent[-1].parameters[-1] == IntegerFilter(mq.MQIA_MAX_Q_DEPTH, mq.MQCFOP_LESS, 10 * 10)
     assert run(execute, "WRKMQMQ 'NOTHING*'") == ["Queue name                                         Type"]
-    assert [line.split()[0] for line in run(execute, "WRKMQMQ")[1:]] == ["AQ", "LQ", "MQ", "RQ", *(f"SYSTEM.DEFAULT.{t}.QUEUE" for t in ("ALIAS", "LOCAL", "MODEL", "REMOTE"))]
+    assert [line.split()[0] for line in run(execute, "WRKMQMQ")[1:]] == queue_names(execute)
     assert run(execute, "WRKMQMQ WHERE(*PUTENBL *EQ *NO)")[1:] == []
 
 

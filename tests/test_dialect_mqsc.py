@@ -298,3 +298,17 @@ def test_every_failure_has_a_line(reason: int, line: str) -> None:
     outcome = render_answer(MOVE, responses.error_responses(MOVE, reason))
     assert (outcome.status, outcome.lines) == ("failed", [line])
     assert outcome.blocks[-1].reason == reason
+
+
+def test_a_move_that_finds_no_queue_names_the_missing_one() -> None:
+    # the answer (2085) does not say which queue is missing: the source is asked for
+    engine = Recorder()
+    mqsc.run("DEFINE QLOCAL(SRC)", engine)
+    refused = responses.error_responses(MOVE, mq.MQRC_UNKNOWN_OBJECT_NAME)
+
+    def move_refused(command: Message) -> list[Message]:
+        return refused if command.command == mq.MQCMD_MOVE_Q else engine(command)
+
+    assert mqsc.run("MOVE QLOCAL(SRC) TOQLOCAL(NOPE)", move_refused).lines == ["AMQ8147E: IBM MQ object NOPE not found."]
+    assert mqsc.run("MOVE QLOCAL(NOPE) TOQLOCAL(SRC)", move_refused).lines == ["AMQ8147E: IBM MQ object NOPE not found."]
+    assert mqsc.run("MOVE QLOCAL(GONE) TOQLOCAL(SRC)", move_refused).lines == ["AMQ8147E: IBM MQ object GONE not found."]

@@ -8,7 +8,7 @@ from pcfserver import mq
 from pcfserver.codec import Integer, Message, Parameter, String
 from pcfserver.dialects import tpf
 from pcfserver.dialects.outcome import Context
-from tests.dialect_support import CLOCK, Recorder
+from tests.dialect_support import CLOCK, Recorder, queue_names, refusing
 
 CONTEXT = Context("QM1", lambda: CLOCK)
 
@@ -146,10 +146,13 @@ def test_alt_of_an_alias_as_ql_is_the_wrong_type() -> None:
 
 
 def test_del_ql_purge_and_not_empty(execute: Recorder) -> None:
-    execute.engine.set_queue_status("LQ", depth=3)
-    assert run(execute, "ZMQSC DEL QL-LQ") == [f"MQSC0163E {CLOCK} LOCAL QUEUE LQ NOT EMPTY - USE PURGE"]
+    full = refusing(execute, mq.MQCMD_DELETE_Q, mq.MQRC_Q_NOT_EMPTY)
+    assert tpf.run("ZMQSC DEL QL-LQ", full, CONTEXT).lines == [f"MQSC0163E {CLOCK} LOCAL QUEUE LQ NOT EMPTY - USE PURGE"]
+    in_use = refusing(execute, mq.MQCMD_DELETE_Q, mq.MQRCCF_OBJECT_OPEN)
+    assert tpf.run("ZMQSC DEL QL-LQ", in_use, CONTEXT).lines == [f"MQSC0164E {CLOCK} QUEUE LQ IN USE"]
     assert run(execute, "ZMQSC DEL QL-LQ PURGE") == [f"MQSC0147I {CLOCK} LOCAL QUEUE LQ DELETED"]
     assert execute.sent[-1].parameters[-1] == Integer(mq.MQIACF_PURGE, mq.MQPO_YES)
+    assert "LQ" not in queue_names(execute)
 
 
 def test_display_shows_tpf_values(execute: Recorder) -> None:
@@ -175,7 +178,7 @@ def test_display_shows_tpf_values(execute: Recorder) -> None:
 def test_disp_ql_all_lists_every_local_queue(execute: Recorder) -> None:
     run(execute, "ZMQSC DEF QL-SECOND")
     headers = [line for line in run(execute, "ZMQSC DISP QL-ALL") if line.startswith("MQSC0151I")]
-    assert headers == [f"MQSC0151I {CLOCK} DISPLAY OF LOCAL QUEUE {n}" for n in ("LQ", "SECOND", "SYSTEM.DEFAULT.LOCAL.QUEUE")]
-    empty = Recorder()
-    empty(Message(mq.MQCMD_DELETE_Q, (String(mq.MQCA_Q_NAME, "SYSTEM.DEFAULT.LOCAL.QUEUE"),)))
-    assert run(empty, "ZMQSC DISP QL-ALL") == [f"MQSC0152I {CLOCK} NO QUEUES FOUND FOR ALL"]
+    assert headers == [f"MQSC0151I {CLOCK} DISPLAY OF LOCAL QUEUE {n}" for n in queue_names(execute, mq.MQQT_LOCAL)]
+    assert {"LQ", "SECOND"} <= set(queue_names(execute, mq.MQQT_LOCAL))
+    none = refusing(execute, mq.MQCMD_INQUIRE_Q, mq.MQRC_UNKNOWN_OBJECT_NAME)
+    assert tpf.run("ZMQSC DISP QL-ALL", none, CONTEXT).lines == [f"MQSC0152I {CLOCK} NO QUEUES FOUND FOR ALL"]

@@ -540,14 +540,17 @@ def _line(key: str, **inserts: object) -> str:
     return line(DIALECT, key, **inserts)
 
 
-def failure_lines(command: Message, failed: Message) -> list[str]:
+def failure_lines(command: Message, failed: Message, name: str | None = None) -> list[str]:
     """The line(s) runmqsc prints for a failure; the MQRC name and number when IBM gives no text."""
     inserts = reason_inserts(failed.reason, error_keyword(command, failed, DIALECT))
-    return [_line(failure_key(DIALECT, failed.reason), name=object_name(command), **inserts)]
+    return [_line(failure_key(DIALECT, failed.reason), name=name or object_name(command), **inserts)]
 
 
-def render_answer(command: Message, answer: Sequence[Message]) -> Outcome:
-    """runmqsc's lines for a PCF command's answer, grouped per response message."""
+def render_answer(command: Message, answer: Sequence[Message], *, name: str | None = None) -> Outcome:
+    """runmqsc's lines for a PCF command's answer, grouped per response message.
+
+    ``name``: the object a failure is about, when the command names two (MOVE's source or target).
+    """
     code = command.command
     blocks: list[Block] = []
     failed = failure(answer)
@@ -567,7 +570,7 @@ def render_answer(command: Message, answer: Sequence[Message]) -> Outcome:
                 lines.append(_line(f"ok:{names.command_name(code)}"))
             blocks.append(Block(tuple(lines), code))
         return Outcome(OK, tuple(blocks))
-    lines = failure_lines(command, failed)
+    lines = failure_lines(command, failed, name)
     if count is not None:
         lines.append(_line("ok:MQCMD_MOVE_Q", count=count))
     blocks.append(Block(tuple(lines), code, failed.comp_code, failed.reason))
@@ -599,4 +602,18 @@ def run(text: str, execute: Execute, context: Context | None = None) -> Outcome:
         return syntax_outcome(error)
     if parsed.message is None:
         return Outcome(END)
-    return render_answer(parsed.message, execute(parsed.message))
+    answer = execute(parsed.message)
+    return render_answer(parsed.message, answer, name=_missing(parsed.message, answer, execute))
+
+
+def _missing(command: Message, answer: Sequence[Message], execute: Execute) -> str | None:
+    """Which queue a failed MOVE did not find (the answer does not say): asked, not guessed."""
+    failed = failure(answer)
+    if command.command != mq.MQCMD_MOVE_Q or failed is None or failed.reason != mq.MQRC_UNKNOWN_OBJECT_NAME:
+        return None
+    source = (command.str_value(mq.MQCACF_FROM_Q_NAME) or "").rstrip()
+    target = (command.str_value(mq.MQCACF_TO_Q_NAME) or "").rstrip()
+    [names_answer, *_] = execute(Message(mq.MQCMD_INQUIRE_Q_NAMES, (String(mq.MQCA_Q_NAME, source),)))
+    found = names_answer.get(mq.MQCACF_Q_NAMES)
+    exists = isinstance(found, StringList) and any(n.rstrip() == source for n in found.values)
+    return target if exists else source
