@@ -66,8 +66,8 @@ def test_tpf_token_errors(text: str) -> None:
         tpf_tokens(text)
 
 
-def commands(lines: list[str], **options: object) -> list[str]:
-    return [e.text for e in read_script(lines, **options) if isinstance(e, ScriptCommand)]
+def commands(lines: list[str], *, continuation: bool = True) -> list[str]:
+    return [e.text for e in read_script(lines, continuation=continuation) if isinstance(e, ScriptCommand)]
 
 
 def test_plus_continues_from_the_first_non_blank_and_minus_from_column_one() -> None:

@@ -88,9 +88,9 @@ class ScriptReader:
         return command
 
 
-def read_script(lines: Iterable[str], **options: object) -> list[ScriptEvent]:
-    """Every event of a whole script (``options`` as :class:`ScriptReader`)."""
-    reader = ScriptReader(**options)  # type: ignore[arg-type]
+def read_script(lines: Iterable[str], *, continuation: bool = True, comments: tuple[str, ...] = ("*",)) -> list[ScriptEvent]:
+    """Every event of a whole script (options as :class:`ScriptReader`)."""
+    reader = ScriptReader(continuation=continuation, comments=comments)
     out: list[ScriptEvent] = []
     for line in lines:
         out.extend(reader.feed(line))
