@@ -18,6 +18,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "encode": ("pcfserver.cli_codec", "encode messages given in the decode JSON form to PCF bytes"),
     "serve": ("pcfserver.server.cli", "run the PCF admin server"),
     "send": ("pcfserver.client.cli", "send commands to a PCF server and print the responses"),
+    "console": ("pcfserver.client.console", "run MQSC (as runmqsc does), TPF ZMQSC or IBM i CL commands against a PCF server"),
+    "dump": ("pcfserver.client.console", "print the registry as MQSC or IBM i CL commands that recreate it"),
     "conformance": ("pcfserver.conformance.cli", "run the conformance suite against a PCF server"),
     "pipeline": ("pcfserver.pipeline.cli", "decode captured PCF streams at scale on Apache Spark"),
 }

@@ -12,6 +12,7 @@ from engine_support import attributes, change, command, create, delete, inquire,
 from pcfserver import mq
 from pcfserver.codec import Integer, Message, String
 from pcfserver.engine import Engine, StoreError, open_engine
+from pcfserver.engine import engine as engine_module
 from pcfserver.engine import store as store_module
 from pcfserver.engine.store import DB_NAME, SCHEMA_VERSION
 
@@ -167,6 +168,9 @@ def _journal_rows(where: Engine | Path) -> int:
 def test_journal_folds_and_replays_to_the_same_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fold_values: int) -> None:
     """Commands over several crashes, folding often or never: the registry equals one that never stopped."""
     monkeypatch.setattr(store_module, "FOLD_VALUES", fold_values)
+    # Both engines stamp alteration times: one frozen clock, so a second ticking between the
+    # two executions of a step cannot make them differ.
+    monkeypatch.setattr(engine_module.time, "time", lambda: 1_790_000_000.0)
     reference = open_engine(None)
     engine = open_engine(tmp_path)
     steps: list[Message] = []

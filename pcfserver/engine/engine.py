@@ -33,7 +33,7 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.engine import move, queue_status, responses
+from pcfserver.engine import escape, move, queue_status, responses
 from pcfserver.engine.messages import MQIError
 from pcfserver.engine.messaging import EVENT_QUEUE, MessageLayer
 from pcfserver.engine.spec import (
@@ -248,6 +248,7 @@ class Engine:
             mq.MQCMD_INQUIRE_Q_STATUS: lambda c, p: queue_status.inquire_q_status(self, c, p),
             mq.MQCMD_RESET_Q_STATS: lambda c, p: queue_status.reset_q_stats(self, c, p),
             mq.MQCMD_MOVE_Q: lambda c, p: move.move_q(self, c, p),
+            mq.MQCMD_ESCAPE: lambda command, p: escape.answer(command, p.values, self._execute_one, self._ccsid),
         }
         self.messaging = MessageLayer(self)
         missing = set(self._spec.commands) - set(self._handlers)

@@ -1,0 +1,172 @@
+"""``pcfserver console`` and ``pcfserver dump``: the command languages over the PCF TCP port.
+
+``console`` reads commands from a file, a pipe or the terminal (with line editing and history),
+runs each through :mod:`pcfserver.dialects` and prints what the platform prints; in MQSC its
+output and exit status are runmqsc's (0 all processed, 10 some failed, 20 no queue manager),
+so ``pcfserver console < setup.mqsc`` runs an existing runmqsc script unchanged.  ``dump``
+prints the registry as DEFINE ... REPLACE (or CRTMQMQ) commands that recreate it; exit status 0,
+or 1 when the server cannot be reached or refuses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
+
+from pcfserver.client.protocol import PcfClientError
+from pcfserver.client.sync import SyncClient
+from pcfserver.codec import Message, PcfError, String, StringFilter
+from pcfserver.dialects import ExecuteError, ScriptRunner, dump
+from pcfserver.dialects.runner import DIALECTS, EXIT_ERROR, queue_manager_name
+from pcfserver.engine.responses import error_responses
+
+HISTORY = Path.home() / ".pcfserver_console_history"
+UTF8 = 1208
+
+
+def configure(name: str, parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=1414, help="server port (default 1414)")
+    parser.add_argument("--timeout", type=float, default=30.0, metavar="S", help="seconds to wait for the server (default 30)")
+    if name == "console":
+        parser.add_argument("file", nargs="?", default="-", metavar="FILE|-", help="commands to run (default standard input; a terminal is interactive)")
+        parser.add_argument(
+            "--dialect", choices=DIALECTS, default="auto",
+            help="command language: mqsc, tpf (ZMQSC), ibmi (CL), or auto per command (default; the output frame is runmqsc's)",
+        )
+    else:
+        parser.add_argument("--dialect", choices=("mqsc", "ibmi"), default="mqsc", help="write MQSC (default) or IBM i CL commands")
+        parser.add_argument("--all", action="store_true", help="every attribute, not only those that differ from the defaults")
+
+
+class _Connection:
+    """The blocking client as an ``execute`` callable; any failure to talk is an ExecuteError."""
+
+    def __init__(self, host: str, port: int, timeout: float) -> None:
+        self.client: SyncClient | None = None
+        try:
+            self.client = SyncClient(host, port, timeout=timeout)
+        except OSError as exc:
+            self.error = f"cannot connect to {host}:{port}: {exc.strerror or exc}"
+        else:
+            self.error = ""
+
+    def __call__(self, command: Message) -> list[Message]:
+        if self.client is None:
+            raise ExecuteError(self.error)
+        command = _portable(command)
+        try:
+            self.client.protocol.command_bytes(command)
+        except PcfError as exc:  # a command the codec cannot write: its own failure, not a lost server
+            return error_responses(command, exc.reason, exc.parameter_id)
+        try:
+            return self.client.execute(command, check_failure=False)
+        except (PcfClientError, PcfError, OSError) as exc:
+            self.client.close()
+            self.client = None
+            self.error = str(exc)
+            raise ExecuteError(str(exc)) from exc
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+
+
+def _portable(command: Message) -> Message:
+    """Strings ISO 8859-1 cannot hold go as UTF-8 (CCSID 1208): the server decides, as it would in-process."""
+
+    def fits(text: str) -> bool:
+        try:
+            text.encode("latin-1")
+        except UnicodeEncodeError:
+            return False
+        return True
+
+    params = tuple(
+        replace(p, ccsid=UTF8) if isinstance(p, (String, StringFilter)) and p.ccsid == 0 and not fits(p.value) else p
+        for p in command.parameters
+    )
+    return replace(command, parameters=params)
+
+
+def _terminal_lines() -> Iterator[str]:
+    """Lines typed at a terminal, with readline editing and a history file."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - platforms without readline
+        readline = None  # type: ignore[assignment]
+    if readline is not None:
+        try:
+            readline.read_history_file(HISTORY)
+        except OSError:
+            pass
+    try:
+        while True:
+            try:
+                yield input()
+            except EOFError:
+                return
+    finally:
+        if readline is not None:
+            try:
+                readline.write_history_file(HISTORY)
+            except OSError:
+                pass
+
+
+def _lines(path: str) -> Iterator[str]:
+    if path == "-":
+        if sys.stdin.isatty():
+            yield from _terminal_lines()
+        else:
+            yield from sys.stdin
+        return
+    with open(path, encoding="utf-8") as handle:
+        yield from handle
+
+
+def _emit(out: TextIO, lines: list[str]) -> None:
+    if lines:
+        out.write("".join(f"{line}\n" for line in lines))
+        out.flush()
+
+
+def run(name: str, args: argparse.Namespace) -> int:
+    if name == "dump":
+        return _dump(args)
+    if args.file != "-" and not os.path.isfile(args.file):
+        print(f"pcfserver console: cannot read {args.file}", file=sys.stderr)
+        return EXIT_ERROR
+    connection = _Connection(args.host, args.port, args.timeout)
+    out = sys.stdout
+    try:
+        runner = ScriptRunner(connection, dialect=args.dialect)
+        _emit(out, runner.start())
+        for line in _lines(args.file):
+            if runner.ended:
+                break
+            _emit(out, runner.feed(line))
+        _emit(out, runner.finish())
+        if runner.unreachable and connection.error:
+            print(f"pcfserver console: {connection.error}", file=sys.stderr)
+        return runner.exit_code
+    finally:
+        connection.close()
+
+
+def _dump(args: argparse.Namespace) -> int:
+    connection = _Connection(args.host, args.port, args.timeout)
+    try:
+        qmgr = queue_manager_name(connection)
+        sys.stdout.write(dump(connection, dialect=args.dialect, all_attributes=args.all, qmgr_name=qmgr))
+        return 0
+    except ExecuteError as exc:
+        print(f"pcfserver dump: {connection.error or exc}", file=sys.stderr)
+        return 1
+    finally:
+        connection.close()

@@ -1,0 +1,619 @@
+"""MQSC: one command's text to its PCF command, PCF answers to runmqsc's lines, and PCF back to MQSC.
+
+Grammar (round2-semantics §5.1, §5.3): verb, noun, ``(name)``, then parameters in any order,
+each ``KEYWORD(value)`` or a bare flag (``REPLACE``, ``NOTRIGGER``).  Which verbs and nouns
+exist, the PCF command each becomes, the keywords of each command and every value word are
+``formats/`` tables (dialect-commands.tsv, dialect-synonyms.tsv, dialect-values.tsv and the
+``mqsc`` columns of the attribute tables); this module only applies them.
+
+Choices a real runmqsc leaves unseen (recorded in dialect-commands.tsv):
+
+* ``DISPLAY QUEUE(x)`` with no attribute asks for MQCA_Q_NAME and MQIA_Q_TYPE only, as runmqsc
+  shows just QUEUE and TYPE; ``ALL`` sends MQIACF_ALL.  ``DISPLAY QMGR`` with none sends no
+  list (the PCF default, everything), as runmqsc shows everything.
+* ``DELETE Qxxx`` sends the queue type, so that deleting a queue of another type fails.
+* A keyword the command does not have, or an attribute the queue type does not have, is a
+  syntax error (runmqsc checks these before anything is sent).
+* A WHERE filter on a flag attribute takes the flag words as values:
+  ``WHERE(TRIGGER EQ NOTRIGGER)`` (IBM's text on this was not found).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from pcfserver import mq, names
+from pcfserver.codec.model import (
+    Integer,
+    IntegerFilter,
+    IntegerList,
+    Message,
+    Parameter,
+    String,
+    StringFilter,
+    StringList,
+)
+from pcfserver.dialects.keywords import display_keyword, is_string_parameter, word_for
+from pcfserver.dialects.lexer import CommandSyntaxError, Item, Token, UnknownCommandError, items, parse_number, segment
+from pcfserver.dialects.outcome import (
+    END,
+    FAILED,
+    OK,
+    SYNTAX,
+    Block,
+    Context,
+    Execute,
+    Outcome,
+    error_keyword,
+    failure,
+    object_name,
+    reason_inserts,
+)
+from pcfserver.dialects.tables import Attr, AttrValue, CommandRow, Vocabulary, failure_key, line, message, vocabulary
+
+DIALECT = "mqsc"
+
+OPERATORS: dict[str, int] = {
+    "LT": mq.MQCFOP_LESS,
+    "GT": mq.MQCFOP_GREATER,
+    "EQ": mq.MQCFOP_EQUAL,
+    "NE": mq.MQCFOP_NOT_EQUAL,
+    "LE": mq.MQCFOP_NOT_GREATER,
+    "GE": mq.MQCFOP_NOT_LESS,
+    "LK": mq.MQCFOP_LIKE,
+    "NL": mq.MQCFOP_NOT_LIKE,
+}
+OPERATOR_WORDS = {value: word for word, value in OPERATORS.items()}
+_STRING_ONLY = frozenset((mq.MQCFOP_LIKE, mq.MQCFOP_NOT_LIKE))
+_ENUM_OPERATORS = frozenset((mq.MQCFOP_EQUAL, mq.MQCFOP_NOT_EQUAL))
+# DISPLAY QUEUE with no attribute named: runmqsc shows QUEUE and TYPE only.
+NAME_AND_TYPE = (mq.MQCA_Q_NAME, mq.MQIA_Q_TYPE)
+# DISPLAY QSTATUS with no attribute named (K: runmqsc shows CURDEPTH with QUEUE and TYPE).
+STATUS_DEFAULT = (mq.MQIA_CURRENT_Q_DEPTH,)
+_SELECTOR_LISTS = {
+    mq.MQCMD_INQUIRE_Q: (mq.MQIACF_Q_ATTRS, "queue", NAME_AND_TYPE),
+    mq.MQCMD_INQUIRE_Q_STATUS: (mq.MQIACF_Q_STATUS_ATTRS, "status", STATUS_DEFAULT),
+    mq.MQCMD_INQUIRE_Q_MGR: (mq.MQIACF_Q_MGR_ATTRS, "qmgr", ()),
+}
+_DISPLAY_TABLE = {mq.MQCMD_INQUIRE_Q: "queue", mq.MQCMD_INQUIRE_Q_STATUS: "status", mq.MQCMD_INQUIRE_Q_MGR: "qmgr"}
+_UNQUOTED = re.compile(r"[A-Z0-9./_%*]+\Z")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What a command accepts besides its name, from the options column of dialect-commands.tsv."""
+
+    keyed: dict[str, tuple[int, bool]]  # KEYWORD -> (parameter, required)
+    flags: frozenset[int]  # parameters whose flag words are accepted
+    attributes: dict[str, Attr]  # settable attributes by keyword
+    selectors: dict[str, Attr] | None  # displayable attributes by keyword (DISPLAY commands)
+    where: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MqscCommand:
+    """A parsed MQSC command: its words, its object name and the PCF message (None for END)."""
+
+    verb: str
+    noun: str
+    name: str
+    message: Message | None
+    row: CommandRow | None = field(default=None, compare=False)
+
+
+def _vocab() -> Vocabulary:
+    return vocabulary(DIALECT)
+
+
+@cache
+def verbs() -> tuple[str, ...]:
+    """The MQSC verbs this server runs (AMQ8426's list)."""
+    return tuple(sorted({command.split()[0] for command in _vocab().commands}))
+
+
+def _settable(attr: Attr, qtype: int | None, table: str) -> bool:
+    if attr.access != "set" or attr.zos:
+        return False
+    return table == "qmgr" or qtype is None or qtype in attr.applies
+
+
+def _displayable(attr: Attr, qtype: int | None, table: str) -> bool:
+    if attr.zos or attr.access == "command":
+        return False
+    return table != "queue" or qtype is None or qtype == mq.MQQT_CLUSTER or qtype in attr.applies
+
+
+@cache
+def options_of(command: str) -> Options:
+    """The parsed options column of one MQSC command of dialect-commands.tsv."""
+    vocab = _vocab()
+    row = vocab.commands[command]
+    keyed: dict[str, tuple[int, bool]] = {}
+    flags: set[int] = set()
+    attributes: dict[str, Attr] = {}
+    selectors: dict[str, Attr] | None = None
+    where = False
+    for option in row.options:
+        if option == "WHERE":
+            where = True
+        elif option in ("@attributes", "@qmgr-attributes"):
+            table = "qmgr" if option == "@qmgr-attributes" else "queue"
+            source = vocab.qmgr if table == "qmgr" else vocab.queue
+            attributes.update({k: a for k, a in source.items() if _settable(a, row.qtype, table)})
+        elif option in ("@selectors", "@status-selectors", "@qmgr-selectors"):
+            table = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr"}[option]
+            source = {"queue": vocab.queue, "status": vocab.status, "qmgr": vocab.qmgr}[table]
+            selectors = {k: a for k, a in source.items() if _displayable(a, row.qtype, table)}
+        elif "=" in option:
+            keyword, parameter = option.split("=", 1)
+            required = parameter.endswith("!")
+            keyed[keyword] = (getattr(mq, parameter.rstrip("!")), required)
+        else:
+            flags.add(getattr(mq, option))
+    return Options(keyed, frozenset(flags), attributes, selectors, where)
+
+
+# ---------------------------------------------------------------------------------- parsing
+
+
+def _error(message: str, text: str, end: int, keyword: str | None = None) -> CommandSyntaxError:
+    return CommandSyntaxError(message, segment(text, end), keyword=keyword)
+
+
+def _one_value(item: Item, text: str) -> Token:
+    if item.values is None:
+        raise _error(f"{item.keyword} needs a value in parentheses", text, item.end, item.keyword)
+    if len(item.values) != 1:
+        raise _error(f"{item.keyword} takes one value", text, item.end, item.keyword)
+    return item.values[0]
+
+
+def parse_int(token: Token, text: str, keyword: str) -> int:
+    value = None if token.quoted else parse_number(token.text)
+    if value is None:
+        raise _error(f"{keyword} takes a number of at most 32 bits", text, token.end, keyword)
+    return value
+
+
+def value_from_token(
+    parameter: int, token: Token, text: str, keyword: str, *, numbers: bool, vocab: Vocabulary, flags: bool = False
+) -> AttrValue:
+    """A keyword's value: the string as given, a word's number, or a decimal number.
+
+    ``numbers``: whether numbers are accepted besides the words (attributes with a range);
+    ``flags``: whether flag words count as values (``WHERE(TRIGGER EQ NOTRIGGER)``).
+    """
+    if is_string_parameter(parameter):
+        return token.text
+    words = vocab.words.get(parameter)
+    if words and not token.quoted and token.text in words.to_value and (flags or token.text not in words.flags):
+        return words.to_value[token.text]
+    if words and words.to_value and not numbers:
+        raise _error(f"{token.raw} is not a value of {keyword}", text, token.end, keyword)
+    return parse_int(token, text, keyword)
+
+
+def _attribute_value(attr: Attr, item: Item, text: str) -> AttrValue:
+    token = _one_value(item, text)
+    words = _vocab().words.get(attr.parameter)
+    numbers = attr.has_range or not (words and words.to_value)
+    return value_from_token(attr.parameter, token, text, item.keyword, numbers=numbers, vocab=_vocab())
+
+
+def _filter(item: Item, selectors: dict[str, Attr], text: str) -> IntegerFilter | StringFilter:
+    if item.values is None or len(item.values) != 3:
+        raise _error("WHERE takes (keyword operator value)", text, item.end, "WHERE")
+    key, op, value = item.values
+    attr = None if key.quoted else selectors.get(_keyword(key.text))
+    if attr is None or attr.struct not in ("MQCFIN", "MQCFST"):
+        raise _error(f"{key.raw} cannot be filtered", text, key.end, "WHERE")
+    operator = None if op.quoted else OPERATORS.get(op.text)
+    if operator is None:
+        raise _error(f"{op.raw} is not an operator", text, op.end, "WHERE")
+    if attr.is_string:
+        return StringFilter(attr.parameter, operator, value.text)
+    if operator in _STRING_ONLY:
+        raise _error(f"{op.text} compares strings only", text, op.end, "WHERE")
+    words = _vocab().words.get(attr.parameter)
+    enumerated = bool(words and words.to_value) and not attr.has_range
+    if enumerated and operator not in _ENUM_OPERATORS:
+        raise _error(f"{key.text} takes EQ or NE only", text, op.end, "WHERE")
+    number = value_from_token(attr.parameter, value, text, key.text, numbers=not enumerated, vocab=_vocab(), flags=True)
+    assert isinstance(number, int)
+    return IntegerFilter(attr.parameter, operator, number)
+
+
+def _keyword(word: str) -> str:
+    return _vocab().synonyms["keyword"].get(word, word)
+
+
+def _name(item: Item, text: str) -> str:
+    token = _one_value(item, text)
+    if not token.text:
+        raise _error("the name is empty", text, token.end, item.keyword)
+    return token.text
+
+
+def parse(text: str) -> MqscCommand:
+    """One MQSC command (no continuation characters): its PCF message, or CommandSyntaxError."""
+    vocab = _vocab()
+    found = items(text)
+    if not found:
+        raise CommandSyntaxError("no command", text)
+    first = found[0]
+    verb = vocab.synonyms["verb"].get(first.keyword, first.keyword) if not first.word.quoted else ""
+    if verb == "END" and first.values is None:
+        if len(found) > 1:
+            raise _error("END takes no parameters", text, found[1].end)
+        return MqscCommand("END", "", "", None)
+    if first.word.quoted or first.values is not None or verb not in verbs():
+        raise UnknownCommandError(f"{first.word.raw} is not an MQSC command", segment(text, first.word.end))
+    if len(found) < 2 or found[1].word.quoted:
+        raise _error(f"{verb} needs an object", text, found[1].end if len(found) > 1 else len(text))
+    noun_item = found[1]
+    noun = vocab.synonyms["noun"].get(noun_item.keyword, noun_item.keyword)
+    row = vocab.commands.get(f"{verb} {noun}")
+    if row is None or row.pcf is None:
+        raise _error(f"{verb} {noun_item.keyword} is not a command", text, noun_item.word.end)
+    name = ""
+    if row.name is not None:
+        name = _name(noun_item, text)
+    elif noun_item.values is not None:
+        raise _error(f"{noun} takes no name", text, noun_item.end)
+    message = _build(row, name, found[2:], text)
+    return MqscCommand(verb, noun, name, message, row)
+
+
+def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Message:
+    vocab = _vocab()
+    options = options_of(row.command)
+    assert row.pcf is not None
+    params: list[Parameter] = []
+    seen: dict[int, Item] = {}
+    required: dict[int, Parameter] = {}
+    selectors: list[int] = []
+    filters: list[Parameter] = []
+    qtype = row.qtype
+    like: str | None = None
+    settable = {a.parameter for a in options.attributes.values()}
+
+    def note(parameter: int, item: Item) -> None:
+        if parameter in seen:
+            raise _error(f"{item.keyword} repeats {seen[parameter].keyword}", text, item.end, item.keyword)
+        seen[parameter] = item
+
+    for item in rest:
+        if item.word.quoted:
+            raise _error(f"{item.word.raw} is not a keyword", text, item.word.end)
+        keyword = _keyword(item.keyword)
+        if item.values is None:
+            if options.selectors is not None and (keyword == "ALL" or keyword in options.selectors):
+                selector = mq.MQIACF_ALL if keyword == "ALL" else options.selectors[keyword].parameter
+                if selector in selectors:
+                    raise _error(f"{keyword} is named twice", text, item.end, keyword)
+                selectors.append(selector)
+                continue
+            flag = vocab.flags.get(keyword)
+            if flag is not None and (flag[0] in options.flags or flag[0] in settable):
+                note(flag[0], item)
+                assert isinstance(flag[1], int)
+                params.append(Integer(flag[0], flag[1]))
+                continue
+            raise _error(f"{keyword} is not valid here", text, item.end, keyword)
+        if keyword == "WHERE" and options.where:
+            assert options.selectors is not None
+            note(-1, item)
+            filters.append(_filter(item, options.selectors, text))
+            continue
+        if keyword in options.keyed:
+            parameter, is_required = options.keyed[keyword]
+            note(parameter, item)
+            if parameter == mq.MQCACF_FROM_Q_NAME and row.pcf == mq.MQCMD_CREATE_Q:
+                like = _name(item, text)
+                continue
+            if parameter == mq.MQIA_Q_TYPE:
+                value = value_from_token(parameter, _one_value(item, text), text, keyword, numbers=False, vocab=vocab)
+                assert isinstance(value, int)
+                qtype = value
+                continue
+            token = _one_value(item, text)
+            value = value_from_token(parameter, token, text, keyword, numbers=not vocab.words.get(parameter), vocab=vocab)
+            built: Parameter = String(parameter, value) if isinstance(value, str) else Integer(parameter, value)
+            if is_required:
+                required[parameter] = built
+            else:
+                params.append(built)
+            continue
+        attr = options.attributes.get(keyword)
+        if attr is None:
+            raise _error(f"{keyword} is not valid here", text, item.end, keyword)
+        note(attr.parameter, item)
+        value = _attribute_value(attr, item, text)
+        params.append(String(attr.parameter, value) if isinstance(value, str) else Integer(attr.parameter, value))
+    for keyword, (parameter, is_required) in options.keyed.items():
+        if is_required and parameter not in required:
+            raise _error(f"{keyword} is required", text, len(text), keyword)
+    head: list[Parameter] = []
+    command = row.pcf
+    if like is not None:
+        command = mq.MQCMD_COPY_Q
+        head += [String(mq.MQCACF_FROM_Q_NAME, like), String(mq.MQCACF_TO_Q_NAME, name)]
+    elif row.name is not None:
+        head.append(String(row.name, name))
+    head.extend(required.values())
+    if qtype is not None:
+        head.append(Integer(mq.MQIA_Q_TYPE, qtype))
+    listed = _SELECTOR_LISTS.get(command)
+    if listed is not None:
+        parameter, _table, default = listed
+        chosen = tuple(selectors) or default
+        if chosen:
+            head.append(IntegerList(parameter, chosen))
+    return Message(command, (*head, *params, *filters), type=mq.MQCFT_COMMAND, version=3 if filters else 1)
+
+
+def parse_command(text: str) -> list[Message]:
+    """The PCF command(s) of one MQSC command (none for END); CommandSyntaxError when it cannot be read."""
+    parsed = parse(text)
+    return [] if parsed.message is None else [parsed.message]
+
+
+# ---------------------------------------------------------------------------------- PCF to MQSC
+
+
+class NotExpressible(ValueError):
+    """A PCF command MQSC has no way to say (a parameter it cannot carry, a command it lacks)."""
+
+
+def quote(value: str, *, always: bool = False) -> str:
+    """A string as MQSC reads it back: bare when it is upper case name characters, else quoted."""
+    if not always and _UNQUOTED.match(value):
+        return value
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _row_for(message: Message) -> tuple[CommandRow, set[int]]:
+    """The MQSC command a PCF command is, and the parameters its verb and noun already say."""
+    vocab = _vocab()
+    code = mq.MQCMD_CREATE_Q if message.command == mq.MQCMD_COPY_Q else message.command
+    qtype = message.int_value(mq.MQIA_Q_TYPE)
+    rows = [r for r in vocab.commands.values() if r.pcf == code]
+    if not rows:
+        raise NotExpressible(f"MQSC has no command for {names.command_name(message.command) or message.command}")
+    exact = [r for r in rows if r.qtype is not None and r.qtype == qtype]
+    if exact:
+        return exact[0], {mq.MQIA_Q_TYPE}
+    untyped = [r for r in rows if r.qtype is None]
+    if untyped:
+        return untyped[0], set()
+    raise NotExpressible(f"{names.command_name(message.command)} needs a queue type MQSC can name")
+
+
+def _value_text(parameter: int, value: AttrValue, always: bool) -> str:
+    if isinstance(value, str):
+        return quote(value, always=always)
+    word = word_for(parameter, value, DIALECT)
+    return word if word else str(value)
+
+
+def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
+    """The MQSC words of a PCF command: ``VERB NOUN(name)`` first, then one part per parameter."""
+    row, consumed = _row_for(message)
+    vocab = _vocab()
+    options = options_of(row.command)
+    keyed = {parameter: keyword for keyword, (parameter, _) in options.keyed.items()}
+    head = row.command
+    name_parameter = mq.MQCACF_TO_Q_NAME if message.command == mq.MQCMD_COPY_Q else row.name
+    parts: list[str] = []
+    if name_parameter is not None:
+        name = message.str_value(name_parameter)
+        if name is None:
+            raise NotExpressible(f"{row.command} needs {names.parameter_name(name_parameter)}")
+        head += f"({quote(name.rstrip(), always=quote_all)})"
+        consumed.add(name_parameter)
+    if message.command == mq.MQCMD_COPY_Q:
+        source = message.str_value(mq.MQCACF_FROM_Q_NAME)
+        if source is None:
+            raise NotExpressible("a copy needs MQCACF_FROM_Q_NAME")
+        parts.append(f"LIKE({quote(source.rstrip(), always=quote_all)})")
+        consumed.add(mq.MQCACF_FROM_Q_NAME)
+    listed = _SELECTOR_LISTS.get(message.command)
+    for item in message.parameters:
+        parameter = item.parameter
+        if parameter in consumed and not isinstance(item, (IntegerFilter, StringFilter)):
+            continue
+        if listed is not None and parameter == listed[0] and isinstance(item, IntegerList):
+            parts.extend(_selector_words(item.values, listed[1], listed[2], options))
+            continue
+        if isinstance(item, (IntegerFilter, StringFilter)):
+            parts.append(_where_text(item, quote_all))
+            continue
+        if not isinstance(item, (Integer, String)):
+            raise NotExpressible(f"MQSC cannot carry {names.parameter_name(parameter) or parameter}")
+        words = vocab.words.get(parameter)
+        if isinstance(item, Integer) and words is not None and words.to_word.get(item.value) in words.flags:
+            parts.append(words.to_word[item.value])
+            continue
+        keyword = keyed.get(parameter) or next((k for k, a in options.attributes.items() if a.parameter == parameter), None)
+        if keyword is None:
+            raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
+        parts.append(f"{keyword}({_value_text(parameter, item.value, quote_all)})")
+    return [head, *parts]
+
+
+def _selector_words(values: Sequence[int], table: str, default: tuple[int, ...], options: Options) -> list[str]:
+    if tuple(values) == default:
+        return []
+    out = []
+    for value in values:
+        if value == mq.MQIACF_ALL:
+            out.append("ALL")
+            continue
+        keyword = next((k for k, a in (options.selectors or {}).items() if a.parameter == value), None)
+        if keyword is None:
+            raise NotExpressible(f"DISPLAY has no keyword for {names.parameter_name(value) or value}")
+        out.append(keyword)
+    return out
+
+
+def _where_text(item: IntegerFilter | StringFilter, quote_all: bool) -> str:
+    keyword = display_keyword(item.parameter, table="queue")
+    operator = OPERATOR_WORDS.get(item.operator)
+    if keyword is None or operator is None:
+        raise NotExpressible("a filter MQSC cannot say")
+    return f"WHERE({keyword} {operator} {_value_text(item.parameter, item.value, quote_all)})"
+
+
+def render_command(message: Message, *, quote_all: bool = False) -> str:
+    """The PCF command as one line of MQSC; NotExpressible when MQSC cannot say it."""
+    return " ".join(render_parts(message, quote_all=quote_all))
+
+
+def render_script_lines(message: Message, *, quote_all: bool = True) -> list[str]:
+    """The command as dmpmqcfg lays it out: one parameter per line, ``+`` continuations."""
+    parts = render_parts(message, quote_all=quote_all)
+    if len(parts) == 1:
+        return parts
+    return [f"{parts[0]} +", *(f"   {p} +" for p in parts[1:-1]), f"   {parts[-1]}"]
+
+
+# ---------------------------------------------------------------------------------- answers
+
+
+SLOT = 40  # runmqsc shows two attributes a line, in 40-column slots after a 3-blank indent
+INDENT = "   "
+
+
+def layout(entries: Sequence[str]) -> list[str]:
+    """Display entries two to a line; one too wide for its slot pushes its partner to the next line."""
+    lines: list[str] = []
+    for i in range(0, len(entries), 2):
+        left = entries[i]
+        if i + 1 == len(entries):
+            lines.append(INDENT + left)
+        elif len(left) < SLOT:
+            lines.append(INDENT + left.ljust(SLOT) + entries[i + 1])
+        else:
+            lines.append(INDENT + left)
+            lines.append(INDENT + " " * SLOT + entries[i + 1])
+    return lines
+
+
+def _display_value(parameter: int, value: AttrValue) -> str:
+    if isinstance(value, str):
+        return value.rstrip(" ") or " "
+    word = word_for(parameter, value, DIALECT)
+    if word is None:
+        return str(value)
+    return word or " "
+
+
+def display_entries(response: Message, table: str) -> list[str]:
+    """A response's attributes as runmqsc shows them: the name (and type) first, the rest sorted."""
+    words = _vocab().words
+    first: list[str] = []
+    rest: list[str] = []
+    for item in response.parameters:
+        keyword = display_keyword(item.parameter, dialect=DIALECT, table=table)
+        if keyword is None:
+            continue
+        if isinstance(item, Integer):
+            shown = _display_value(item.parameter, item.value)
+            found = words.get(item.parameter)
+            entry = shown if found is not None and shown in found.flags else f"{keyword}({shown})"
+        elif isinstance(item, String):
+            entry = f"{keyword}({_display_value(item.parameter, item.value)})"
+        elif isinstance(item, (IntegerList, StringList)):
+            entry = f"{keyword}({','.join(_display_value(item.parameter, v) for v in item.values)})"
+        else:
+            continue
+        is_name = item.parameter in (mq.MQCA_Q_NAME, mq.MQCA_Q_MGR_NAME) or (keyword == "TYPE" and table != "qmgr")
+        (first if is_name else rest).append(entry)
+    first.sort(key=lambda entry: not entry.startswith(("QUEUE(", "QMNAME(")))
+    return first + sorted(rest)
+
+
+def _line(key: str, **inserts: object) -> str:
+    return line(DIALECT, key, **inserts)
+
+
+def failure_lines(command: Message, failed: Message, name: str | None = None) -> list[str]:
+    """The line(s) runmqsc prints for a failure; the MQRC name and number when IBM gives no text."""
+    inserts = reason_inserts(failed.reason, error_keyword(command, failed, DIALECT))
+    return [_line(failure_key(DIALECT, failed.reason), name=name or object_name(command), **inserts)]
+
+
+def render_answer(command: Message, answer: Sequence[Message], *, name: str | None = None) -> Outcome:
+    """runmqsc's lines for a PCF command's answer, grouped per response message.
+
+    ``name``: the object a failure is about, when the command names two (MOVE's source or target).
+    """
+    code = command.command
+    blocks: list[Block] = []
+    failed = failure(answer)
+    table = _DISPLAY_TABLE.get(code)
+    if table is not None:
+        for response in answer:
+            if response.comp_code == mq.MQCC_OK and response.parameters:
+                lines = [_line(f"display:{names.command_name(code)}"), *layout(display_entries(response, table))]
+                blocks.append(Block(tuple(lines), code, response.comp_code, response.reason))
+    count = _move_count(answer)
+    if failed is None:
+        if table is None:
+            lines = []
+            if count is not None:
+                lines.append(_line(f"ok:{names.command_name(code)}", count=count))
+            elif message(DIALECT, f"ok:{names.command_name(code)}") is not None:
+                lines.append(_line(f"ok:{names.command_name(code)}"))
+            blocks.append(Block(tuple(lines), code))
+        return Outcome(OK, tuple(blocks))
+    lines = failure_lines(command, failed, name)
+    if count is not None:
+        lines.append(_line("ok:MQCMD_MOVE_Q", count=count))
+    blocks.append(Block(tuple(lines), code, failed.comp_code, failed.reason))
+    return Outcome(FAILED, tuple(blocks))
+
+
+def _move_count(answer: Sequence[Message]) -> int | None:
+    for response in answer:
+        count = response.int_value(mq.MQIACF_MOVE_COUNT)
+        if count is not None:
+            return count
+    return None
+
+
+def syntax_outcome(error: CommandSyntaxError) -> Outcome:
+    """AMQ8405I and the command segment (and, for an unknown verb, AMQ8426I and the verbs)."""
+    lines = [_line("syntax"), error.segment]
+    if isinstance(error, UnknownCommandError):
+        lines.append(_line("verbs"))
+        lines.extend(f"       {verb}" for verb in verbs())
+    return Outcome(SYNTAX, (Block(tuple(lines), 0, mq.MQCC_FAILED, mq.MQRCCF_COMMAND_FAILED),))
+
+
+def run(text: str, execute: Execute, context: Context | None = None) -> Outcome:
+    """Parses, executes and renders one MQSC command."""
+    try:
+        parsed = parse(text)
+    except CommandSyntaxError as error:
+        return syntax_outcome(error)
+    if parsed.message is None:
+        return Outcome(END)
+    answer = execute(parsed.message)
+    return render_answer(parsed.message, answer, name=_missing(parsed.message, answer, execute))
+
+
+def _missing(command: Message, answer: Sequence[Message], execute: Execute) -> str | None:
+    """Which queue a failed MOVE did not find (the answer does not say): asked, not guessed."""
+    failed = failure(answer)
+    if command.command != mq.MQCMD_MOVE_Q or failed is None or failed.reason != mq.MQRC_UNKNOWN_OBJECT_NAME:
+        return None
+    source = (command.str_value(mq.MQCACF_FROM_Q_NAME) or "").rstrip()
+    target = (command.str_value(mq.MQCACF_TO_Q_NAME) or "").rstrip()
+    [names_answer, *_] = execute(Message(mq.MQCMD_INQUIRE_Q_NAMES, (String(mq.MQCA_Q_NAME, source),)))
+    found = names_answer.get(mq.MQCACF_Q_NAMES)
+    exists = isinstance(found, StringList) and any(n.rstrip() == source for n in found.values)
+    return target if exists else source

@@ -1,0 +1,98 @@
+"""What every command language hands back: the lines it prints, grouped by the PCF answer they show.
+
+A front end runs one command with an ``execute`` callable (PCF command in, its answer out: the
+engine in-process, or a client over TCP) and returns an :class:`Outcome`.  Its blocks keep the
+PCF command, completion code and reason behind each group of lines, which is what IBM's Escape
+response carries (one response message per block).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from pcfserver import mq, names
+from pcfserver.codec.model import Message, String
+from pcfserver.dialects.keywords import parameter_keyword
+
+Execute = Callable[[Message], list[Message]]
+
+OK = "ok"
+FAILED = "failed"
+SYNTAX = "syntax"
+END = "end"
+
+
+class ExecuteError(Exception):
+    """The command could not be sent or its answer not received (the queue manager is not there)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Lines shown for one PCF response (or for a syntax error, with command 0)."""
+
+    lines: tuple[str, ...]
+    command: int = 0
+    comp_code: int = mq.MQCC_OK
+    reason: int = mq.MQRC_NONE
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One command's result: ok, failed, syntax (not run) or end (MQSC END)."""
+
+    status: str
+    blocks: tuple[Block, ...] = ()
+
+    @property
+    def lines(self) -> list[str]:
+        return [line for block in self.blocks for line in block.lines]
+
+
+def _clock() -> str:
+    return time.strftime("%H.%M.%S")
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a front end may need besides the command: the queue manager name and a clock (TPF replies)."""
+
+    qmgr_name: str = ""
+    clock: Callable[[], str] = field(default=_clock)
+
+
+def failure(answer: Sequence[Message]) -> Message | None:
+    """The message that says why a command failed (not the MQRCCF_COMMAND_FAILED summary when there is another)."""
+    failed = [m for m in answer if m.comp_code == mq.MQCC_FAILED]
+    if not failed:
+        return None
+    return next((m for m in failed if m.reason != mq.MQRCCF_COMMAND_FAILED), failed[0])
+
+
+def object_name(command: Message) -> str:
+    """The object a command names, as typed (blanks trimmed)."""
+    for parameter in (mq.MQCA_Q_NAME, mq.MQCACF_FROM_Q_NAME, mq.MQCACF_TO_Q_NAME):
+        item = command.get(parameter)
+        if isinstance(item, String):
+            return item.value.rstrip()
+    return ""
+
+
+def error_keyword(command: Message, failed: Message, dialect: str) -> str | None:
+    """The keyword, in ``dialect``, of the parameter a PCF error message names (MQIACF_PARAMETER_ID)."""
+    parameter = failed.int_value(mq.MQIACF_PARAMETER_ID)
+    if parameter is None:
+        return None
+    table = "qmgr" if command.command in (mq.MQCMD_CHANGE_Q_MGR, mq.MQCMD_INQUIRE_Q_MGR) else "queue"
+    return parameter_keyword(parameter, dialect=dialect, table=table)
+
+
+def reason_inserts(reason: int, keyword: str | None = None) -> dict[str, object]:
+    """{reason}, {reason_name}, {hex} and {parameter} (`` for KEYWORD`` or empty) for a message text."""
+    return {
+        "reason": reason,
+        "reason_name": names.reason_name(reason) or "MQRC_UNKNOWN",
+        "hex": f"{reason:X}",
+        "parameter": f" for {keyword}" if keyword else "",
+    }

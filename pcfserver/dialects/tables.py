@@ -1,0 +1,274 @@
+"""The command languages' tables from ``formats/``, loaded once into lookup structures.
+
+Sources: the ``mqsc``/``tpf``/``ibmi`` keyword columns of ``queue-attributes.tsv``,
+``qmgr-attributes.tsv`` and ``queue-status-attributes.tsv``; ``dialect-values.tsv`` (value
+words), ``dialect-commands.tsv``, ``dialect-synonyms.tsv``, ``ibmi-parameters.tsv``,
+``dialect-only-attributes.tsv`` and ``dialect-messages.tsv``.  No rule lives here: this module
+only indexes rows, so adding a keyword or a word is one cell or one row in those files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+from pcfserver import names
+from pcfserver.tables import read_table, value_of
+
+DIALECTS = ("mqsc", "tpf", "ibmi")
+AttrValue = int | str
+BLANK = "(blank)"  # dialect-values.tsv: the empty string (input) or a blank display
+
+# Queue types by the column suffix of queue-attributes.tsv (as the engine reads them).
+QUEUE_TYPES: dict[str, int] = {"local": 1, "model": 2, "alias": 3, "remote": 6}
+
+
+@dataclass(frozen=True, slots=True)
+class Attr:
+    """One attribute (a row of an attribute table) with its keyword in each language."""
+
+    name: str
+    parameter: int
+    struct: str
+    is_string: bool
+    max_length: int
+    has_range: bool
+    applies: frozenset[int]  # queue types; empty for queue manager and status attributes
+    access: str  # set, inquire or command
+    zos: bool
+    keywords: dict[str, str]  # dialect -> keyword ("" = the language has none)
+    defaults: dict[int, AttrValue]  # queue type (0 for the queue manager) -> value of a new object
+
+    def keyword(self, dialect: str) -> str:
+        return self.keywords.get(dialect, "")
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """The words of one parameter in one language."""
+
+    to_value: dict[str, AttrValue]  # input word -> value (value and flag forms)
+    to_word: dict[AttrValue, str]  # value -> the word shown (first of value, flag or display form)
+    flags: frozenset[str]  # words that are bare keywords (TRIGGER, NOREPLACE)
+
+
+@dataclass(frozen=True, slots=True)
+class CommandRow:
+    dialect: str
+    command: str
+    pcf: int | None
+    qtype: int | None
+    name: int | None
+    options: tuple[str, ...]
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class OnlyAttr:
+    """An attribute one language has and PCF has not (kept in CUSTOM as NAME(VALUE))."""
+
+    dialect: str
+    keyword: str
+    values: tuple[str, ...]
+    default: str
+    alterable: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """Everything one language's front end looks up."""
+
+    dialect: str
+    queue: dict[str, Attr]  # keyword -> queue attribute (every access)
+    qmgr: dict[str, Attr]
+    status: dict[str, Attr]
+    words: dict[int, Words]  # parameter -> its words
+    flags: dict[str, tuple[int, AttrValue]]  # flag word -> (parameter, value)
+    synonyms: dict[str, dict[str, str]]  # kind (verb/noun/keyword) -> word -> meaning
+    commands: dict[str, CommandRow]
+    only: dict[str, OnlyAttr] = field(default_factory=dict)
+
+    def attribute(self, keyword: str, table: str = "queue") -> Attr | None:
+        return {"queue": self.queue, "qmgr": self.qmgr, "status": self.status}[table].get(keyword.upper())
+
+
+def _int_or_blank(text: str) -> AttrValue:
+    return "" if text == BLANK else value_of(text)
+
+
+def _attr(row: dict[str, str], applies: frozenset[int], defaults: dict[int, AttrValue]) -> Attr:
+    struct = row["struct"]
+    return Attr(
+        name=row["name"],
+        parameter=value_of(row["parameter"]),
+        struct=struct,
+        is_string=struct in ("MQCFST", "MQCFSL"),
+        max_length=int(row["max_length"]) if row.get("max_length") else 0,
+        has_range=bool(row.get("range")),
+        applies=applies,
+        access=row.get("access", "inquire"),
+        zos=row.get("platforms", "all") == "zos",
+        keywords={d: row.get(d, "") for d in DIALECTS},
+        defaults=defaults,
+    )
+
+
+def _default(text: str, is_string: bool) -> AttrValue:
+    if is_string or text.startswith("@"):
+        return text
+    return value_of(text)
+
+
+@cache
+def queue_attributes() -> tuple[Attr, ...]:
+    out = []
+    for row in read_table("queue-attributes.tsv"):
+        applies = frozenset(QUEUE_TYPES[t] for t in row["applies_to"].split(",") if t in QUEUE_TYPES)
+        is_string = row["struct"] in ("MQCFST", "MQCFSL")
+        defaults = {
+            qtype: _default(row[f"default_{word}"], is_string)
+            for word, qtype in QUEUE_TYPES.items()
+            if qtype in applies and row["access"] == "set" and (row[f"default_{word}"] or is_string)
+        }
+        out.append(_attr(row, applies, defaults))
+    return tuple(out)
+
+
+@cache
+def qmgr_attributes() -> tuple[Attr, ...]:
+    out = []
+    for row in read_table("qmgr-attributes.tsv"):
+        is_string = row["struct"] in ("MQCFST", "MQCFSL")
+        out.append(_attr(row, frozenset(), {0: _default(row["default"], is_string)}))
+    return tuple(out)
+
+
+@cache
+def status_attributes() -> tuple[Attr, ...]:
+    return tuple(_attr(row, frozenset(), {}) for row in read_table("queue-status-attributes.tsv"))
+
+
+def _optional(text: str) -> int | None:
+    return value_of(text) if text else None
+
+
+@cache
+def vocabulary(dialect: str) -> Vocabulary:
+    """The tables of one language (``mqsc``, ``tpf`` or ``ibmi``)."""
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown command language {dialect!r}")
+
+    def index(attrs: tuple[Attr, ...]) -> dict[str, Attr]:
+        return {a.keyword(dialect): a for a in attrs if a.keyword(dialect)}
+
+    to_value: dict[int, dict[str, AttrValue]] = {}
+    to_word: dict[int, dict[AttrValue, str]] = {}
+    flag_words: dict[int, set[str]] = {}
+    flags: dict[str, tuple[int, AttrValue]] = {}
+    for row in read_table("dialect-values.tsv"):
+        if row["dialect"] != dialect:
+            continue
+        parameter = value_of(row["parameter"])
+        word, form = row["word"], row["form"]
+        value = _int_or_blank(row["value"]) if not row["parameter"].startswith(("MQCA_", "MQCACF_")) else ""
+        to_word.setdefault(parameter, {}).setdefault(value, "" if word == BLANK else word)
+        if form == "display":
+            continue
+        to_value.setdefault(parameter, {})[word] = value
+        if form == "flag":
+            flag_words.setdefault(parameter, set()).add(word)
+            flags[word] = (parameter, value)
+    words = {
+        p: Words(to_value.get(p, {}), to_word.get(p, {}), frozenset(flag_words.get(p, ())))
+        for p in set(to_value) | set(to_word)
+    }
+    synonyms: dict[str, dict[str, str]] = {"verb": {}, "noun": {}, "keyword": {}}
+    for row in read_table("dialect-synonyms.tsv"):
+        if row["dialect"] == dialect:
+            synonyms[row["kind"]][row["word"]] = row["means"]
+    commands = {
+        row["command"]: CommandRow(
+            dialect=dialect,
+            command=row["command"],
+            pcf=_optional(row["pcf"]),
+            qtype=_optional(row["qtype"]),
+            name=_optional(row["name"]),
+            options=tuple(row["options"].split()),
+            note=row["note"],
+        )
+        for row in read_table("dialect-commands.tsv")
+        if row["dialect"] == dialect
+    }
+    only = {
+        row["keyword"]: OnlyAttr(dialect, row["keyword"], tuple(row["values"].split()), row["default"], row["alter"] == "yes")
+        for row in read_table("dialect-only-attributes.tsv")
+        if row["dialect"] == dialect
+    }
+    return Vocabulary(
+        dialect=dialect,
+        queue=index(queue_attributes()),
+        qmgr=index(qmgr_attributes()),
+        status=index(status_attributes()),
+        words=words,
+        flags=flags,
+        synonyms=synonyms,
+        commands=commands,
+        only=only,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """One message of a language: its id (may be empty) and its text with {inserts}."""
+
+    id: str
+    text: str
+
+    def format(self, **inserts: object) -> str:
+        return self.text.format(**inserts)
+
+
+@cache
+def _messages() -> dict[tuple[str, str], Text]:
+    return {(row["dialect"], row["key"]): Text(row["id"], row["text"]) for row in read_table("dialect-messages.tsv")}
+
+
+def message(dialect: str, key: str) -> Text | None:
+    """The message for ``key`` (``ok:MQCMD_CREATE_Q``, ``reason:MQRC_Q_NOT_EMPTY``, ``syntax`` ...)."""
+    return _messages().get((dialect, key))
+
+
+def required_message(dialect: str, key: str) -> Text:
+    found = message(dialect, key)
+    if found is None:
+        raise KeyError(f"dialect-messages.tsv has no {dialect} message {key!r}")
+    return found
+
+
+def line(dialect: str, key: str, **inserts: object) -> str:
+    """A message as runmqsc and the IBM i job log print it: ``ID: text`` (the text alone without an id)."""
+    text = required_message(dialect, key)
+    body = text.format(**inserts)
+    return f"{text.id}: {body}" if text.id else body
+
+
+def failure_key(dialect: str, reason: int) -> str:
+    """The message key for a failure: the reason's own row, else ``fallback`` (which names the reason)."""
+    key = f"reason:{names.reason_name(reason)}"
+    return key if message(dialect, key) is not None else "fallback"
+
+
+@dataclass(frozen=True, slots=True)
+class ClParameter:
+    command: str
+    position: int
+    keyword: str
+
+
+@cache
+def ibmi_parameters() -> dict[str, tuple[ClParameter, ...]]:
+    """IBM i parameters per command, in position order."""
+    out: dict[str, list[ClParameter]] = {}
+    for row in read_table("ibmi-parameters.tsv"):
+        out.setdefault(row["command"], []).append(ClParameter(row["command"], int(row["position"]), row["keyword"]))
+    return {c: tuple(sorted(ps, key=lambda p: p.position)) for c, ps in out.items()}
