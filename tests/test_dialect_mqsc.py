@@ -251,7 +251,7 @@ def test_display_qstatus_renders_the_status_rows() -> None:
         "   LPUTDATE(2025-01-02)                    LPUTTIME(10.11.12)",
         "   MONQ(OFF)                               MSGAGE( )",
         "   OPPROCS(2)                              QTIME( , )",
-        "   UNCOM(0)",
+        "   UNCOM(NO)",
     ]
     shown = render_answer(STATUS, responses.numbered([status_response(age=42, qtime=(1500, 2500))])).lines
     assert "   MONQ(OFF)                               MSGAGE(42)" in shown
