@@ -315,3 +315,13 @@ def test_no_events_unless_the_queue_manager_enables_them(qm: QueueManager) -> No
     qm.execute(create("EV.Q", L, Integer(mq.MQIA_MAX_Q_DEPTH, 2), Integer(mq.MQIA_Q_DEPTH_HIGH_EVENT, mq.MQEVR_ENABLED)))
     fill(qm, "EV.Q", 2)
     assert perf_events(qm) == []
+
+
+def test_crossing_the_depth_high_limit_logs_a_warning_once(qm: QueueManager, caplog: pytest.LogCaptureFixture) -> None:
+    """TPF's QDEPTHHI: a warning on the server's console (its log) when the depth reaches the limit."""
+    qm.execute(create("WATCH.Q", L, Integer(mq.MQIA_MAX_Q_DEPTH, 10), Integer(mq.MQIA_Q_DEPTH_HIGH_LIMIT, 30), Integer(mq.MQIA_Q_DEPTH_HIGH_EVENT, mq.MQEVR_ENABLED)))
+    with caplog.at_level("WARNING", logger="pcfserver.messages"):
+        fill(qm, "WATCH.Q", 5)
+    warnings = [r.getMessage() for r in caplog.records if r.name == "pcfserver.messages"]
+    assert warnings == ["queue WATCH.Q depth 3 reached its high limit (30% of MAXDEPTH)"]
+    assert perf_events(qm) == []  # PERFMEV is off: no event message

@@ -13,6 +13,7 @@ document are listed with their reasons in ``formats/messaging-rules.tsv``.
 from __future__ import annotations
 
 import itertools
+import logging
 import struct
 import time
 from collections.abc import Callable
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from pcfserver.engine.engine import Engine, Queue
     from pcfserver.engine.spec import AttrValue
 
+log = logging.getLogger("pcfserver.messages")
 MAX_BODY = 100 * 1024 * 1024  # the largest MaxMsgLength IBM allows
 FORMAT_STRING = "MQSTR   "
 FORMAT_NONE = "        "
@@ -61,6 +63,7 @@ class _PutPlan:
     fifo_level: int
     triggered: bool
     events: bool
+    depth_watch: bool
     max_uncommitted: int
 
 
@@ -432,6 +435,7 @@ class MessageLayer:
             fifo_level=min(_MAX_PRIORITY, int(attrs.get(mq.MQIA_DEF_PRIORITY, 0))) if attrs.get(mq.MQIA_MSG_DELIVERY_SEQUENCE) == mq.MQMDS_FIFO else -1,
             triggered=attrs.get(mq.MQIA_TRIGGER_CONTROL) == mq.MQTC_ON and attrs.get(mq.MQIA_TRIGGER_TYPE, mq.MQTT_NONE) != mq.MQTT_NONE,
             events=qmgr[mq.MQIA_PERFORMANCE_EVENT] == _ENABLED and base.name != EVENT_QUEUE,
+            depth_watch=attrs.get(mq.MQIA_Q_DEPTH_HIGH_EVENT) == _ENABLED and base.name != EVENT_QUEUE,
             max_uncommitted=int(qmgr[mq.MQIA_MAX_UNCOMMITTED_MSGS]),
         )
         self._plans[base.name] = plan
@@ -489,7 +493,7 @@ class MessageLayer:
         else:
             self._store_put(message)
             self.arrivals.add(base.name)
-        if plan.events:
+        if plan.depth_watch:
             self._depth_high_event(base, state)
         if trigger:
             self._trigger(session, base, uow is not None)
@@ -799,10 +803,16 @@ class MessageLayer:
         return self._engine.qmgr_attr(mq.MQIA_PERFORMANCE_EVENT) == _ENABLED
 
     def _depth_high_event(self, base: Queue, state: QueueMessages) -> None:
+        """Queue Depth High: a warning in the server's log (TPF's QDEPTHHI console warning) and, with PERFMEV, the event."""
         attrs = base.attrs
-        if attrs.get(mq.MQIA_Q_DEPTH_HIGH_EVENT) != _ENABLED or not self._events_on() or base.name == EVENT_QUEUE:
+        if attrs.get(mq.MQIA_Q_DEPTH_HIGH_EVENT) != _ENABLED or base.name == EVENT_QUEUE:
             return
-        if state.depth * 100 < int(attrs.get(mq.MQIA_Q_DEPTH_HIGH_LIMIT, 80)) * int(attrs.get(mq.MQIA_MAX_Q_DEPTH, 0)):
+        limit = int(attrs.get(mq.MQIA_Q_DEPTH_HIGH_LIMIT, 80)) * int(attrs.get(mq.MQIA_MAX_Q_DEPTH, 0))
+        if state.depth * 100 < limit:
+            return
+        if (state.depth - 1) * 100 < limit:  # this put crossed the limit
+            log.warning("queue %s depth %d reached its high limit (%s%% of MAXDEPTH)", base.name, state.depth, attrs.get(mq.MQIA_Q_DEPTH_HIGH_LIMIT))
+        if not self._events_on():
             return
         self._event(base, state, mq.MQRC_Q_DEPTH_HIGH, ((mq.MQIA_Q_DEPTH_HIGH_EVENT, _DISABLED), (mq.MQIA_Q_DEPTH_LOW_EVENT, _ENABLED), (mq.MQIA_Q_DEPTH_MAX_EVENT, _ENABLED)))
 
