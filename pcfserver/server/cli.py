@@ -11,7 +11,8 @@ from pathlib import Path
 
 import trio
 
-from pcfserver.server.core import Engine, PcfServer, ServerConfig, commit_in_thread
+from pcfserver.server.committer import Engine, commit_in_thread
+from pcfserver.server.core import PcfServer, ServerConfig
 from pcfserver.server.logs import LOGGER_NAME, configure_logging
 
 log = logging.getLogger(LOGGER_NAME)
@@ -124,7 +125,7 @@ def run(name: str, args: argparse.Namespace) -> int:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-    if commit_in_thread(config):
+    if commit_in_thread(config.engine_in_thread):
         # The engine thread gives up the GIL at every SQLite call; with the default 5 ms switch
         # interval, taking it back from a busy event loop stalls each commit by up to 5 ms.
         sys.setswitchinterval(SWITCH_INTERVAL)
