@@ -89,26 +89,39 @@ class Job:
 
 
 class Arrivals:
-    """Gets waiting for a message on a queue, woken when the message layer notes an arrival there."""
+    """Gets waiting for a message on a queue, woken when the message layer notes an arrival there.
+
+    Every arrival gets a sequence number, so that a get that found nothing can tell whether
+    something arrived between its attempt and its wait (and try again at once).
+    """
 
     def __init__(self, arrivals: set[str] | None) -> None:
         self._arrivals = arrivals
         self._waiting: dict[str, set[trio.Event]] = {}
+        self._last: dict[str, int] = {}
+        self.seq = 0
 
     def notify(self) -> None:
         arrivals = self._arrivals
         if not arrivals:
             return
+        self.seq += 1
         for name in arrivals:
+            self._last[name] = self.seq
             events = self._waiting.pop(name, None)
             if events:
                 for event in events:
                     event.set()
         arrivals.clear()
 
-    async def wait(self, queue: str, deadline: float) -> None:
-        """Until something arrives on ``queue`` (a local queue's name) or the deadline passes."""
-        event = trio.Event()
+    def last(self, queue: str) -> int:
+        """The sequence number of the last arrival on ``queue`` (0 if none yet)."""
+        return self._last.get(queue, 0)
+
+    async def wait(self, queue: str, deadline: float, event: trio.Event | None = None) -> None:
+        """Until something arrives on ``queue`` (a local queue's name), ``event`` is set or the deadline passes."""
+        if event is None:
+            event = trio.Event()
         self._waiting.setdefault(queue, set()).add(event)
         try:
             with trio.move_on_at(deadline):

@@ -74,6 +74,10 @@ class ServerConfig:
     # Where commits run: True in a worker thread (the event loop goes on meanwhile), False on
     # the event loop itself, None to choose by the CPUs this process may use (see ``committer.commit_in_thread``).
     engine_in_thread: bool | None = None
+    # The HTTP listener (off unless a port is given; 0 picks a free one) and its request limits.
+    http_port: int | None = None
+    max_header_bytes: int = 16 * 1024
+    max_headers: int = 100
 
 
 class _Job(Job):
@@ -168,7 +172,7 @@ class _Budget:
             self._lot.unpark_all()
 
 
-def _address_name(peer: object) -> str:
+def address_name(peer: object) -> str:
     if isinstance(peer, tuple) and len(peer) >= 2:
         host = str(peer[0])
         return f"[{host}]:{peer[1]}" if ":" in host else f"{host}:{peer[1]}"
@@ -329,7 +333,7 @@ class PcfServer:
                     continue
                 raise
             self._numbers += 1
-            peer_name = _address_name(peer)
+            peer_name = address_name(peer)
             if len(self._connections) >= self.config.max_connections:
                 log.warning(
                     "connection %d from %s refused: %d connections open (--max-connections)",
