@@ -18,6 +18,9 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "encode": ("pcfserver.cli_codec", "encode messages given in the decode JSON form to PCF bytes"),
     "serve": ("pcfserver.server.cli", "run the PCF admin server"),
     "send": ("pcfserver.client.cli", "send commands to a PCF server and print the responses"),
+    "put": ("pcfserver.client.rest_cli", "put messages on a queue over the messaging REST API (like amqsput)"),
+    "get": ("pcfserver.client.rest_cli", "get messages from a queue over the messaging REST API (like amqsget)"),
+    "browse": ("pcfserver.client.rest_cli", "show a queue's messages without removing them (like amqsbcg)"),
     "conformance": ("pcfserver.conformance.cli", "run the conformance suite against a PCF server"),
     "pipeline": ("pcfserver.pipeline.cli", "decode captured PCF streams at scale on Apache Spark"),
 }
