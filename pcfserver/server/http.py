@@ -75,6 +75,15 @@ class _Operation(Job):
         self.done.set()
 
 
+class _TCPServer(TCPServer):
+    """hypercorn's connection, except that a peer that closes frees its slot at once (hypercorn
+    keeps the task until its keep-alive timer runs out, which would count against the cap)."""
+
+    async def _read_data(self) -> None:
+        await super()._read_data()
+        await self.idle_task.stop()
+
+
 class HttpServer:
     """Serves the messaging REST API of one engine over HTTP until ``shutdown()`` or cancellation."""
 
@@ -185,7 +194,7 @@ class HttpServer:
 
     async def _serve_connection(self, stream: trio.SocketStream) -> None:
         try:
-            server = TCPServer(self._app, self._hypercorn, self._context, ConnectionState({}), cast(Any, stream))
+            server = _TCPServer(self._app, self._hypercorn, self._context, ConnectionState({}), cast(Any, stream))
             await server.run()
         except Exception:
             log.exception("HTTP connection failed", extra={"event": "error"})
