@@ -111,6 +111,7 @@ class HttpServer:
         self._hypercorn.keep_alive_timeout = self.config.idle_timeout
         self._hypercorn.read_timeout = max(1, math.ceil(self.config.read_timeout))
         self._hypercorn.h11_max_incomplete_size = self.config.max_header_bytes
+        self._hypercorn.keep_alive_max_requests = 2**31  # hypercorn closes after 1,000 requests otherwise
         self._hypercorn.include_server_header = False
         self._hypercorn.accesslog = None
         self._hypercorn.errorlog = logging.getLogger(LOGGER_NAME + ".http")
