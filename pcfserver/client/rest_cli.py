@@ -70,8 +70,9 @@ def failure(reply: Reply) -> RestFailure:
     try:
         item = json.loads(reply.body)["error"][0]
         text = str(item["message"])
-        if "reasonCode" in item and str(item["reasonCode"]) not in text:
-            text += f" (reason {item['reasonCode']})"
+        if "reasonCode" in item:
+            explanation = str(item.get("explanation", ""))
+            text += " " + explanation if str(item["reasonCode"]) in explanation else f" (reason {item['reasonCode']})"
         return RestFailure(text)
     except (ValueError, KeyError, IndexError, TypeError):
         return RestFailure(f"HTTP status {reply.status}")
