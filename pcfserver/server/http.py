@@ -296,8 +296,8 @@ class HttpServer:
 
     async def _wait_arrival(self, queue: str, deadline: float, seen: int) -> None:
         arrivals = self.committer.arrivals
-        if arrivals.last(queue) > seen:
-            return  # something arrived after the get was applied: try again at once
+        if arrivals.last(queue) > seen or self._stopping:
+            return  # something arrived after the get was applied (try again at once), or the server stops
         event = trio.Event()
         self._waits.add(event)
         try:
