@@ -20,6 +20,9 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "send": ("pcfserver.client.cli", "send commands to a PCF server and print the responses"),
     "console": ("pcfserver.client.console", "run MQSC (as runmqsc does), TPF ZMQSC or IBM i CL commands against a PCF server"),
     "dump": ("pcfserver.client.console", "print the registry as MQSC or IBM i CL commands that recreate it"),
+    "put": ("pcfserver.client.rest_cli", "put messages on a queue over the messaging REST API (like amqsput)"),
+    "get": ("pcfserver.client.rest_cli", "get messages from a queue over the messaging REST API (like amqsget)"),
+    "browse": ("pcfserver.client.rest_cli", "show a queue's messages without removing them (like amqsbcg)"),
     "conformance": ("pcfserver.conformance.cli", "run the conformance suite against a PCF server"),
     "pipeline": ("pcfserver.pipeline.cli", "decode captured PCF streams at scale on Apache Spark"),
 }

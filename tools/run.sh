@@ -6,6 +6,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$root/tools/venv.sh" ""
 cd "$root"
 if [ $# -eq 0 ]; then
-  set -- serve   # 127.0.0.1:1414, data in ./pcfdata, queue manager QM1; Ctrl-C stops it cleanly
+  # PCF on 127.0.0.1:1414, the messaging REST API on 127.0.0.1:9080, data in ./pcfdata, queue
+  # manager QM1; Ctrl-C stops it cleanly
+  set -- serve --http-port 9080
 fi
 exec pcfserver "$@"

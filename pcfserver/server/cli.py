@@ -11,8 +11,10 @@ from pathlib import Path
 
 import trio
 
-from pcfserver.server.core import Engine, PcfServer, ServerConfig, commit_in_thread
+from pcfserver.server.committer import Engine, commit_in_thread
+from pcfserver.server.core import ServerConfig
 from pcfserver.server.logs import LOGGER_NAME, configure_logging
+from pcfserver.server.service import Addresses, Service
 
 log = logging.getLogger(LOGGER_NAME)
 SWITCH_INTERVAL = 0.0002
@@ -40,6 +42,7 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
     defaults = ServerConfig()
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=1414, help="TCP port; 0 picks a free one (default 1414)")
+    parser.add_argument("--http-port", type=int, default=None, metavar="N", help="also serve IBM MQ's messaging REST API over HTTP on this port; 0 picks a free one (default: off)")
     parser.add_argument("--data", default="./pcfdata", help="data directory of the store (default ./pcfdata)")
     parser.add_argument("--qmgr", default=None, help="queue manager name of a new data directory (default QM1; an existing one keeps its own)")
     parser.add_argument("--ccsid", type=_positive_int, default=None, help="queue manager CCSID of a new data directory (default 819)")
@@ -60,6 +63,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(
         host=args.host,
         port=args.port,
+        http_port=args.http_port,
         ccsid=args.ccsid or 819,
         max_message_bytes=args.max_message_bytes,
         max_connections=args.max_connections,
@@ -71,33 +75,36 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-def startup_line(address: tuple[str, int], data: Path, qmgr: str) -> str:
-    host, port = address
-    shown = f"[{host}]" if ":" in host else host
-    return f"pcfserver listening on {shown}:{port} data {data} qmgr {qmgr}"
+def startup_line(address: tuple[str, int], data: Path, qmgr: str, http: tuple[str, int] | None = None) -> str:
+    def shown(pair: tuple[str, int]) -> str:
+        host, port = pair
+        return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+    web = f" http {shown(http)}" if http is not None else ""
+    return f"pcfserver listening on {shown(address)}{web} data {data} qmgr {qmgr}"
 
 
 async def serve_until_signal(engine: Engine, config: ServerConfig, data: Path, qmgr: str) -> None:
     """Serves until SIGINT/SIGTERM: the first stops gracefully, a second one stops at once."""
-    server = PcfServer(engine, config)
+    service = Service(engine, config)
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
 
-            async def serve_then_stop(task_status: trio.TaskStatus[tuple[str, int]] = trio.TASK_STATUS_IGNORED) -> None:
-                await server.serve(task_status=task_status)
+            async def serve_then_stop(task_status: trio.TaskStatus[Addresses] = trio.TASK_STATUS_IGNORED) -> None:
+                await service.serve(task_status=task_status)
                 nursery.cancel_scope.cancel()
 
-            address = await nursery.start(serve_then_stop)
-            line = startup_line(address, data, qmgr)
+            address, http = await nursery.start(serve_then_stop)
+            line = startup_line(address, data, qmgr, http)
             print(line, flush=True)
             log.info("%s", line, extra={"event": "listening"})
             async for signum in signals:
                 log.info("signal %s", signal.Signals(signum).name, extra={"event": "signal"})
-                if server.stopping:
+                if service.stopping:
                     log.warning("second signal: stopping without waiting", extra={"event": "signal"})
                     nursery.cancel_scope.cancel()
                     return
-                server.shutdown()
+                service.shutdown()
 
 
 def _first_leaf(error: BaseException) -> BaseException:
@@ -124,7 +131,7 @@ def run(name: str, args: argparse.Namespace) -> int:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-    if commit_in_thread(config):
+    if commit_in_thread(config.engine_in_thread):
         # The engine thread gives up the GIL at every SQLite call; with the default 5 ms switch
         # interval, taking it back from a busy event loop stalls each commit by up to 5 ms.
         sys.setswitchinterval(SWITCH_INTERVAL)

@@ -3,10 +3,11 @@ protocol objects (sans-IO) and the engine.
 
 Each connection is one task on a plain non-blocking socket that only reads: it waits with
 trio's ``wait_readable`` when the socket has nothing to give, decodes, and applies the commands
-to the engine in memory at once (the event loop serialises them).  One committer task commits
-everything applied since its last commit as one transaction and then sends every answer itself,
-in order, so that a connection wakes once per request, not twice.  While one group commits, the
-next one gathers (group commit pipelined over time).  A connection stops reading while it has
+to the engine in memory at once (the event loop serialises them).  The committer
+(``pcfserver.server.committer``, shared with the HTTP listener) commits everything applied since
+its last commit as one transaction and then sends every answer itself, in order, so that a
+connection wakes once per request, not twice.  While one group commits, the next one gathers
+(group commit pipelined over time).  A connection stops reading while it has
 too many commands unanswered or answers its peer has not taken (backpressure), so its memory
 stays bounded.  An answer the socket cannot take at once goes to a flusher task for that
 connection, which waits for the peer under the send timeout.
@@ -20,28 +21,23 @@ from __future__ import annotations
 import errno
 import logging
 import math
-import os
 import socket
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, TypeVar, cast
 
 import trio
 
 from pcfserver import mq, names
 from pcfserver.codec import Message, String
-from pcfserver.engine.engine import Batch
-from pcfserver.engine.responses import error_responses
 from pcfserver.server.capture import DEFAULT_ROTATE_BYTES, Capture, ConnectionCapture
+from pcfserver.server.committer import Committer, Engine, Job, PipelinedEngine
 from pcfserver.server.logs import LOGGER_NAME, CommandLines, Entry
 from pcfserver.server.protocol import FramingError, ServerProtocol
 
 log = logging.getLogger(LOGGER_NAME)
-_A = TypeVar("_A")
-_R = TypeVar("_R")
 
 RECEIVE_SIZE = 65536
 # Receives that found data at once, in a row, before a connection lets the others run.
@@ -53,22 +49,6 @@ _Q_NAME = mq.MQCA_Q_NAME
 # Names for the command log, looked up once per command.
 _COMMAND_NAMES = names.command_names()
 _REASON_NAMES = {**names.reason_names(), mq.MQRC_NONE: "MQRC_NONE"}
-
-
-class Engine(Protocol):
-    """What the server needs of the engine (see ``pcfserver.engine``)."""
-
-    def execute_batch(self, commands: Sequence[Message]) -> list[list[Message]]: ...
-
-
-class PipelinedEngine(Engine, Protocol):
-    """An engine that applies in memory and commits separately (``pcfserver.engine.Engine``)."""
-
-    def apply_batch(self, commands: Sequence[Message]) -> tuple[list[list[Message]], Batch]: ...
-
-    def commit(self, batch: Batch) -> None: ...
-
-    def abort(self, batch: Batch, exc: BaseException) -> list[list[Message]]: ...
 
 
 @dataclass
@@ -92,38 +72,42 @@ class ServerConfig:
     # Bytes of partial messages (beyond one receive per connection) all connections may hold.
     buffer_budget: int = 64 * 1024 * 1024
     # Where commits run: True in a worker thread (the event loop goes on meanwhile), False on
-    # the event loop itself, None to choose by the CPUs this process may use (see commit_in_thread).
+    # the event loop itself, None to choose by the CPUs this process may use (see ``committer.commit_in_thread``).
     engine_in_thread: bool | None = None
+    # The HTTP listener (off unless a port is given; 0 picks a free one) and its request limits.
+    http_port: int | None = None
+    max_header_bytes: int = 16 * 1024
+    max_headers: int = 100
 
 
-def commit_in_thread(config: ServerConfig) -> bool:
-    """Whether commits run in a worker thread.
-
-    A worker thread lets the event loop serve connections while a commit waits for the disk,
-    but each hand-over to it and back needs a free CPU: with two CPUs or fewer, shared with
-    clients, the thread mostly waits for one (0.6-0.8 ms per hand-over measured on two CPUs
-    with the benchmark's clients), and committing on the event loop was 15-30% faster there.
-    """
-    if config.engine_in_thread is not None:
-        return config.engine_in_thread
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - platforms without affinity
-        cpus = os.cpu_count() or 1
-    return cpus > 2
-
-
-class _Job:
+class _Job(Job):
     """One connection's commands, applied and waiting to be durable; then answered by the committer."""
 
-    __slots__ = ("answers", "batch", "commands", "conn", "started")
+    __slots__ = ("answers", "commands", "conn", "server", "started")
 
-    def __init__(self, conn: _Connection, commands: list[Message]) -> None:
+    def __init__(self, server: PcfServer, conn: _Connection, commands: list[Message]) -> None:
+        super().__init__()
+        self.server = server
         self.conn = conn
         self.commands = commands
         self.answers: list[list[Message]] | None = None
-        self.batch: Batch | None = None
         self.started = time.perf_counter()
+
+    def apply(self, engine: PipelinedEngine) -> None:
+        _, self.batch = engine.apply_batch(self.commands)
+
+    def release(self, answers: list[list[Message]], failure: BaseException | None) -> None:
+        """The commands' changes are durable: their answers go to the peer, in order."""
+        self.answers = answers
+        server, conn, n = self.server, self.conn, len(self.commands)
+        server._post(conn, conn.proto.encode(answers), n)
+        server.commands_executed += n
+        server._released.append(self)
+
+    def lost(self) -> None:
+        """The committer can no longer make them durable: the connection ends unanswered."""
+        self.server._answered(self.conn, len(self.commands))
+        self.server._kill(self.conn, "closed: the server stopped before the commands were durable")
 
 
 # What a connection is waiting for when it has a deadline (``_Connection.timer``).
@@ -188,7 +172,7 @@ class _Budget:
             self._lot.unpark_all()
 
 
-def _address_name(peer: object) -> str:
+def address_name(peer: object) -> str:
     if isinstance(peer, tuple) and len(peer) >= 2:
         host = str(peer[0])
         return f"[{host}]:{peer[1]}" if ":" in host else f"{host}:{peer[1]}"
@@ -241,24 +225,20 @@ def _send_now(sock: socket.socket, data: bytes | memoryview) -> int:
 class PcfServer:
     """Serves one engine on TCP until ``shutdown()`` (graceful) or cancellation."""
 
-    def __init__(self, engine: Engine, config: ServerConfig | None = None) -> None:
+    def __init__(self, engine: Engine, config: ServerConfig | None = None, committer: Committer | None = None) -> None:
+        """``committer``: the one shared with other listeners on the same engine (else the server runs its own)."""
         self.engine = engine
         self.config = config or ServerConfig()
-        self._in_thread = commit_in_thread(self.config)
-        self._pipelined: PipelinedEngine | None = None
-        if hasattr(engine, "apply_batch"):
-            self._pipelined = cast(PipelinedEngine, engine)
+        self._owns_committer = committer is None
+        self.committer = committer or Committer(engine, in_thread=self.config.engine_in_thread)
+        self.committer.after_group.append(self._after_group)
+        self._released: list[_Job] = []
         self._connections: set[_Connection] = set()
         self._stopping = False
         self._stop = trio.Event()
         self._budget = _Budget(self.config.buffer_budget)
         self._capture = Capture(self.config.capture_dir, self.config.capture_rotate_bytes) if self.config.capture_dir else None
         self._numbers = 0
-        # Jobs handed in and not yet taken by the committer, and the committer's state.
-        self._pending: list[_Job] = []
-        self._in_flight: list[_Job] = []
-        self._committer_task: trio.lowlevel.Task | None = None
-        self._committer_gone = False
         self._connection_nursery: trio.Nursery | None = None
         self._share = self.config.batch_limit
         self._closing = False
@@ -301,7 +281,8 @@ class PcfServer:
         self.address = (str(name[0]), int(name[1]))
         try:
             async with trio.open_nursery() as outer:
-                outer.start_soon(self._committer)
+                if self._owns_committer:
+                    outer.start_soon(self.committer.run)
                 outer.start_soon(self._watchdog)
                 try:
                     async with trio.open_nursery() as connections:
@@ -313,7 +294,8 @@ class PcfServer:
                         accepting.cancel()
                 finally:
                     self._closing = True
-                    self._wake_committer()
+                    if self._owns_committer:
+                        self.committer.close()
                     if self._watch_scope is not None:
                         self._watch_at = math.inf
                         self._watch_scope.cancel()
@@ -351,7 +333,7 @@ class PcfServer:
                     continue
                 raise
             self._numbers += 1
-            peer_name = _address_name(peer)
+            peer_name = address_name(peer)
             if len(self._connections) >= self.config.max_connections:
                 log.warning(
                     "connection %d from %s refused: %d connections open (--max-connections)",
@@ -682,20 +664,10 @@ class PcfServer:
     def _submit(self, conn: _Connection, commands: list[Message]) -> bool:
         """Applies the commands (in memory, at once, when the engine can) for the committer to
         make durable and answer; False when the server can no longer do that."""
-        if self._committer_gone:
+        if not self.committer.submit(_Job(self, conn, commands)):
             return False
-        job = _Job(conn, commands)
-        if self._pipelined is not None:
-            _, job.batch = self._pipelined.apply_batch(commands)
         conn.outstanding += len(commands)
-        self._pending.append(job)
-        self._wake_committer()
         return True
-
-    def _wake_committer(self) -> None:
-        task, self._committer_task = self._committer_task, None
-        if task is not None:
-            trio.lowlevel.reschedule(task)
 
     def _log_failure(self, conn: _Connection, failure: FramingError) -> None:
         reason = _reason_name(failure.error.reason)
@@ -705,76 +677,13 @@ class PcfServer:
             extra={"event": "malformed", "peer": conn.peer, "connection": conn.number, "command": name, "reason": reason, "us": 0},
         )
 
-    def _release(self, jobs: list[_Job], answers: list[list[Message]]) -> None:
-        """Sends each job its answers (their changes are durable), in order."""
-        self.batches_executed += 1
-        i = 0
-        for job in jobs:
-            n = len(job.commands)
-            job.answers = answers[i : i + n]
-            conn = job.conn
-            self._post(conn, conn.proto.encode(job.answers), n)
-            self.commands_executed += n
-            i += n
-        if log.isEnabledFor(logging.INFO):
-            self._log_commands(jobs)
-
-    def _lost(self, jobs: list[_Job]) -> None:
-        """Jobs the committer can no longer make durable: their connections end unanswered."""
-        for job in jobs:
-            self._answered(job.conn, len(job.commands))
-            self._kill(job.conn, "closed: the server stopped before the commands were durable")
-
-    async def _committer(self) -> None:
-        """Takes every job handed in since its last round and makes it durable as one group.
-
-        With a pipelined engine the jobs are applied already: their batches, joined, are
-        committed in one transaction (in a worker thread, or on the event loop: see
-        ``commit_in_thread``) while connections apply the next group.
-        If a commit fails, the group applied behind it (which may have seen the failed group's
-        changes) is undone first, then the failed group; the failed group is answered
-        MQRC_UNEXPECTED_ERROR for its changing commands, and the group behind is applied again
-        on the state without them and committed in the next round.  Other engines run each
-        group with ``execute_batch``.
-        """
-        try:
-            while True:
-                if not self._pending:
-                    if self._closing:
-                        return
-                    self._committer_task = trio.lowlevel.current_task()
-                    await trio.lowlevel.wait_task_rescheduled(self._committer_abort)
-                    continue
-                jobs, self._pending = self._pending, []
-                self._in_flight = jobs
-                if self._pipelined is not None:
-                    await self._commit_group(self._pipelined, jobs)
-                else:
-                    self._release(jobs, await self._run_batch([c for job in jobs for c in job.commands]))
-                self._in_flight = []
-        finally:
-            self._committer_gone = True
-            self._committer_task = None
-            self._lost([*self._in_flight, *self._pending])
-            self._in_flight, self._pending = [], []
-
-    def _committer_abort(self, _: object) -> trio.lowlevel.Abort:
-        self._committer_task = None
-        return trio.lowlevel.Abort.SUCCEEDED
-
-    async def _commit_group(self, engine: PipelinedEngine, jobs: list[_Job]) -> None:
-        group = Batch.joined([cast(Batch, job.batch) for job in jobs])
-        try:
-            await self._where_commits_run(engine.commit, group)
-        except Exception as exc:
-            waiting = self._pending
-            if waiting:
-                engine.abort(Batch.joined([cast(Batch, job.batch) for job in waiting]), exc)
-            self._release(jobs, engine.abort(group, exc))
-            for job in waiting:
-                _, job.batch = engine.apply_batch(job.commands)
-            return
-        self._release(jobs, group.answers)
+    def _after_group(self) -> None:
+        """A group the committer released: one log record for this server's commands in it."""
+        jobs, self._released = self._released, []
+        if jobs:
+            self.batches_executed += 1
+            if log.isEnabledFor(logging.INFO):
+                self._log_commands(jobs)
 
     def _log_commands(self, jobs: list[_Job]) -> None:
         """One record for the whole batch; the formatters write one line per command."""
@@ -787,25 +696,3 @@ class PcfServer:
             for command, answer in zip(job.commands, job.answers or (), strict=True):
                 append((peer, number, _command_name(command.command), _queue_of(command), _reason_name(_reason_of(answer)), us))
         log.info(CommandLines(entries), extra={"event": "command"})
-
-    async def _run_batch(self, commands: list[Message]) -> list[list[Message]]:
-        try:
-            answers = await self._where_commits_run(self.engine.execute_batch, commands)
-            if len(answers) == len(commands):
-                return answers
-            log.error("engine answered %d commands of %d", len(answers), len(commands), extra={"event": "engine_error"})
-        except Exception:
-            log.exception("engine failed on a batch of %d commands", len(commands), extra={"event": "engine_error"})
-        if len(commands) == 1:
-            return [error_responses(commands[0], mq.MQRC_UNEXPECTED_ERROR)]
-        # Run them one at a time so that one command that upsets the engine fails alone.
-        out: list[list[Message]] = []
-        for command in commands:
-            out.extend(await self._run_batch([command]))
-        return out
-
-    async def _where_commits_run(self, call: Callable[[_A], _R], arg: _A) -> _R:
-        """``call(arg)`` in the worker thread or on the event loop, as ``--commit-in`` chose."""
-        if self._in_thread:
-            return await trio.to_thread.run_sync(call, arg)
-        return call(arg)

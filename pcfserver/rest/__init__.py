@@ -1,0 +1,1 @@
+"""IBM MQ's messaging REST API as sans-IO application logic."""

@@ -1,0 +1,104 @@
+"""HTTP requests and responses as plain values, and IBM's error JSON (sans-IO).
+
+The shell (``pcfserver.server.http``) turns what arrived on the socket into a :class:`Request`
+and writes a :class:`Response` back; everything between is pure functions of these values.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+
+from pcfserver import mq
+from pcfserver.tables import read_table
+
+TEXT_PLAIN = "text/plain; charset=utf-8"
+JSON = "application/json; charset=utf-8"
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One HTTP request: ``path`` and ``query`` as they came (percent-encoded), header names in lower case."""
+
+    method: str
+    path: str
+    query: str = ""
+    headers: tuple[tuple[str, str], ...] = ()
+    body: bytes = b""
+
+    def header(self, name: str) -> str | None:
+        """The first value of a header (``name`` in lower case), or None."""
+        for key, value in self.headers:
+            if key == name:
+                return value
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    status: int
+    headers: tuple[tuple[str, str], ...] = ()
+    body: bytes = b""
+
+    def header(self, name: str) -> str | None:
+        for key, value in self.headers:
+            if key.lower() == name:
+                return value
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorRow:
+    """One row of ``formats/rest-errors.tsv``."""
+
+    status: int
+    msg_id: str
+    message: str
+    explanation: str
+    action: str
+    reasons: tuple[int, ...]
+
+
+@cache
+def error_table() -> dict[str, ErrorRow]:
+    return {
+        row["error"]: ErrorRow(
+            int(row["status"]),
+            row["msg_id"],
+            row["message"],
+            row["explanation"],
+            row["action"],
+            tuple(int(r) for r in row["reasons"].split()),
+        )
+        for row in read_table("rest-errors.tsv")
+    }
+
+
+@cache
+def error_for_reason() -> dict[int, str]:
+    """The error row that answers each MQ reason listed in the table."""
+    return {reason: key for key, row in error_table().items() for reason in row.reasons}
+
+
+def error(key: str, *inserts: object, reason: int | None = None, explanation: tuple[object, ...] = (), extra: tuple[tuple[str, str], ...] = ()) -> Response:
+    """IBM's error answer for a condition of ``formats/rest-errors.tsv``.
+
+    ``reason`` (an MQ reason code) adds completionCode and reasonCode; ``explanation`` fills the
+    explanation's inserts.
+    """
+    row = error_table()[key]
+    item: dict[str, object] = {
+        "type": "rest",
+        "msgId": row.msg_id,
+        "message": f"{row.msg_id}: " + row.message.format(*inserts),
+        "explanation": row.explanation.format(*explanation),
+        "action": row.action,
+    }
+    if reason is None and row.reasons:
+        reason = row.reasons[0]
+    if reason is not None:
+        item["completionCode"] = mq.MQCC_FAILED
+        item["reasonCode"] = reason
+    body = json.dumps({"error": [item]}, separators=(",", ":")).encode()
+    return Response(row.status, (("Content-Type", JSON), *extra), body)

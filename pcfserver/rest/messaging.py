@@ -1,0 +1,378 @@
+"""IBM MQ's messaging REST API as pure logic: a :class:`Request` in, a :class:`Response` or an
+:class:`Operation` out (sans-IO; nothing here waits or touches a socket).
+
+    /ibmmq/rest/v1|v2|v3/messaging/qmgr/{qmgr}/queue/{queue}/message       POST put, DELETE get, GET browse first
+    /ibmmq/rest/v1|v2|v3/messaging/qmgr/{qmgr}/queue/{queue}/messagelist   GET summary list
+
+A request that needs the queue manager becomes an :class:`Operation`: the shell runs
+``operation.run(layer, session)`` through the engine's group commit (the answer may be released
+only once whatever it changed is durable), retries it while it fails with
+MQRC_NO_MSG_AVAILABLE and ``operation.wait`` seconds have not passed (waiting for an arrival on
+the queue, with the queue open for input), then answers ``operation.respond(result)``.
+
+Header and ID formats follow IBM's documentation; the choices IBM leaves open are recorded with
+their reasons in ``formats/rest-messaging.tsv`` and the error answers in ``formats/rest-errors.tsv``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+from urllib.parse import parse_qsl, unquote
+
+from pcfserver import mq
+from pcfserver.codec.ccsid import codec_for
+from pcfserver.engine.messages import MessageDescriptor, MQIError
+from pcfserver.engine.messaging import FORMAT_STRING, MessageLayer, SessionState
+from pcfserver.rest.http import JSON, TEXT_PLAIN, Request, Response, error, error_for_reason
+
+CSRF_HEADER = "ibm-mq-rest-csrf-token"
+USER_PREFIX = "ibm-mq-usr-"
+MEDIA_TYPES = frozenset({"text/plain", "text/html", "text/xml", "application/json", "application/xml"})
+MAX_EXPIRY_MS = 999_999_999 * 100  # MQMD Expiry is at most 999,999,999 tenths of a second
+MAX_WAIT_MS = 2**31 - 1
+DEFAULT_LIST_LIMIT = 10_000
+_ROUTE = re.compile(r"/ibmmq/rest/v([123])/messaging/qmgr/([^/]+)/queue/([^/]+)/(message|messagelist)")
+_HEX_ID = re.compile(r"[0-9a-fA-F]{48}")
+_ALLOWED = {"message": "DELETE, GET, POST", "messagelist": "GET"}
+# Query parameters each method of each resource takes.
+_QUERY = {
+    ("message", "POST"): frozenset(),
+    ("message", "DELETE"): frozenset({"correlationId", "messageId", "wait"}),
+    ("message", "GET"): frozenset({"correlationId", "messageId"}),
+    ("messagelist", "GET"): frozenset({"correlationId", "messageId", "limit"}),
+}
+_PERSISTENCE = {"persistent": mq.MQPER_PERSISTENT, "nonpersistent": mq.MQPER_NOT_PERSISTENT}
+_PERSISTENCE_NAMES = {mq.MQPER_PERSISTENT: "persistent", mq.MQPER_NOT_PERSISTENT: "nonPersistent"}
+
+
+class BadRequest(Exception):
+    """A request the API refuses before it reaches the queue manager."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.status)
+        self.response = response
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """What the shell runs against the message layer, and how the result becomes an answer."""
+
+    queue: str
+    run: Callable[[MessageLayer, SessionState], Any]
+    respond: Callable[[Any], Response]
+    wait: float = 0.0  # seconds a get may wait for a message
+    kind: str = ""  # put, get, browse or list (for the log)
+
+
+# ---------------------------------------------------------------------- identifiers
+
+
+def render_id(value: bytes, version: int) -> str:
+    """A MsgId or CorrelId as the API shows it: 48 hex digits, with ``ID:`` before them in v3."""
+    text = value.hex()
+    return "ID:" + text if version >= 3 else text
+
+
+def render_correl_id(value: bytes, version: int) -> str:
+    """A CorrelId: in v3 an application-specific ID (printable text padded with NULs) shows as that text."""
+    if version >= 3:
+        text = value.rstrip(b"\0")
+        if text and all(0x20 <= b < 0x7F for b in text):
+            return text.decode("ascii")
+    return render_id(value, version)
+
+
+def parse_id(text: str, version: int, *, application: bool, what: str) -> bytes:
+    """A MsgId or CorrelId from a header or query parameter (v1/v2 48 hex digits; v3 ``ID:`` and 48 hex
+    digits, or for a CorrelId an application-specific ID of up to 24 characters)."""
+    if version >= 3:
+        if text.startswith("ID:") and _HEX_ID.fullmatch(text[3:]):
+            return bytes.fromhex(text[3:])
+        data = text.encode("utf-8")
+        if application and text and not text.startswith("ID:") and len(data) <= 24:
+            return data.ljust(24, b"\0")
+    elif _HEX_ID.fullmatch(text):
+        return bytes.fromhex(text)
+    raise ValueError(what)
+
+
+# ---------------------------------------------------------------------- the API
+
+
+class MessagingApi:
+    """The messaging REST API of one queue manager."""
+
+    def __init__(self, qmgr_name: str) -> None:
+        self.qmgr_name = qmgr_name
+
+    def handle(self, request: Request) -> Response | Operation:
+        match = _ROUTE.fullmatch(request.path)
+        if match is None:
+            return error("not_found", request.path)
+        version = int(match.group(1))
+        qmgr, queue, resource = unquote(match.group(2)), unquote(match.group(3)), match.group(4)
+        method = request.method
+        if (resource, method) not in _QUERY:
+            return error("method_not_allowed", method, request.path, extra=(("Allow", _ALLOWED[resource]),))
+        if method in ("POST", "DELETE") and request.header(CSRF_HEADER) is None:
+            return error("csrf_missing", CSRF_HEADER)
+        if qmgr != self.qmgr_name:
+            return error("unknown_qmgr", qmgr)
+        try:
+            query = _query(request.query, _QUERY[(resource, method)])
+            if resource == "messagelist":
+                return _list(queue, version, query, qmgr=qmgr)
+            if method == "POST":
+                return _put(queue, version, request, qmgr=qmgr)
+            return _get(queue, version, query, browse=method == "GET", qmgr=qmgr)
+        except BadRequest as bad:
+            return bad.response
+
+
+def _query(text: str, allowed: frozenset[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in parse_qsl(text, keep_blank_values=True):
+        if key not in allowed:
+            raise BadRequest(error("bad_query", key, "given here"))
+        if key in out:
+            raise BadRequest(error("bad_query", key, "given twice"))
+        out[key] = value
+    return out
+
+
+def _filters(query: dict[str, str], version: int) -> tuple[bytes | None, bytes | None]:
+    msg_id = correl_id = None
+    try:
+        if "messageId" in query:
+            msg_id = parse_id(query["messageId"], version, application=False, what="messageId")
+        if "correlationId" in query:
+            correl_id = parse_id(query["correlationId"], version, application=True, what="correlationId")
+    except ValueError as bad:
+        name = str(bad)
+        raise BadRequest(error("bad_query", name, repr(query[name]))) from None
+    return msg_id, correl_id
+
+
+def _int_param(query: dict[str, str], name: str, default: int, maximum: int) -> int:
+    text = query.get(name)
+    if text is None:
+        return default
+    if not text.isdigit() or int(text) > maximum:
+        raise BadRequest(error("bad_query", name, repr(text)))
+    return int(text)
+
+
+def _mq_failure(result: MQIError, queue: str, qmgr: str) -> Response:
+    key = error_for_reason().get(result.reason, "mq_failed")
+    if key == "unknown_queue":
+        return error(key, queue, qmgr, reason=result.reason)
+    if key == "mq_failed":
+        return error(key, reason=result.reason, explanation=(result.reason_name, result.reason))
+    return error(key, result.reason_name, reason=result.reason)
+
+
+# ---------------------------------------------------------------------- put
+
+
+def _put(queue: str, version: int, request: Request, *, qmgr: str) -> Operation:
+    content_type = request.header("content-type")
+    if content_type is None:
+        raise BadRequest(error("bad_media_type"))
+    media, _, params = content_type.partition(";")
+    if media.strip().lower() not in MEDIA_TYPES:
+        raise BadRequest(error("bad_media_type"))
+    for param in params.split(";"):
+        key, _, value = param.partition("=")
+        if key.strip().lower() == "charset" and value.strip().strip('"').lower() not in ("utf-8", "utf8"):
+            raise BadRequest(error("bad_charset", value.strip()))
+    try:
+        request.body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequest(error("bad_charset", "of the body (not UTF-8)")) from None
+    header = request.header
+
+    def bad(name: str, value: str) -> BadRequest:
+        return BadRequest(error("bad_header", name, value))
+
+    persistence = mq.MQPER_NOT_PERSISTENT
+    if (text := header("ibm-mq-md-persistence")) is not None:
+        if text.lower() not in _PERSISTENCE:
+            raise bad("ibm-mq-md-persistence", text)
+        persistence = _PERSISTENCE[text.lower()]
+    expiry = mq.MQEI_UNLIMITED
+    if (text := header("ibm-mq-md-expiry")) is not None and text.lower() != "unlimited":
+        if not text.isdigit() or int(text) > MAX_EXPIRY_MS:
+            raise bad("ibm-mq-md-expiry", text)
+        ms = int(text)
+        expiry = mq.MQEI_UNLIMITED if ms == 0 else max(1, -(-ms // 100))
+    correl_id = None
+    if (text := header("ibm-mq-md-correlationid")) is not None:
+        try:
+            correl_id = parse_id(text, version, application=True, what="ibm-mq-md-correlationId")
+        except ValueError:
+            raise bad("ibm-mq-md-correlationId", text) from None
+    reply_q = reply_qmgr = ""
+    if (text := header("ibm-mq-md-replyto")) is not None:
+        reply_q, _, reply_qmgr = text.partition("@")
+        if not reply_q or len(reply_q) > 48 or len(reply_qmgr) > 48:
+            raise bad("ibm-mq-md-replyTo", text)
+    priority = None
+    properties: list[tuple[str, str]] = []
+    if version >= 3:
+        if (text := header("ibm-mq-md-priority")) is not None:
+            if not text.isdigit() or int(text) > 9:
+                raise bad("ibm-mq-md-priority", text)
+            priority = int(text)
+        for key, value in request.headers:
+            if key.startswith(USER_PREFIX):
+                name = key[len(USER_PREFIX) :]
+                if not name:
+                    raise bad(key, value)
+                properties.append((name, value))
+    body = request.body
+
+    def run(layer: MessageLayer, session: SessionState) -> MessageDescriptor:
+        return layer.put(
+            session,
+            queue,
+            body,
+            persistence=persistence,
+            priority=priority,
+            expiry=expiry,
+            correl_id=correl_id,
+            reply_to_q=reply_q,
+            reply_to_qmgr=reply_qmgr,
+            format=FORMAT_STRING,
+            properties=tuple(properties),
+            coded_char_set_id=1208,
+        )
+
+    def respond(result: MessageDescriptor | MQIError) -> Response:
+        if isinstance(result, MQIError):
+            return _mq_failure(result, queue, qmgr)
+        return Response(201, (("Content-Type", TEXT_PLAIN), ("ibm-mq-md-messageId", render_id(result.msg_id, version))))
+
+    return Operation(queue, run, respond, kind="put")
+
+
+# ---------------------------------------------------------------------- get and browse
+
+
+def is_text(md: MessageDescriptor) -> bool:
+    """MQSTR (a JMS TextMessage is MQSTR with properties here), in a character set the codec converts."""
+    return md.format.rstrip() == FORMAT_STRING.rstrip() and codec_for(md.coded_char_set_id) is not None
+
+
+def text_of(md: MessageDescriptor, body: bytes) -> bytes:
+    """The body as UTF-8; raises MQRC_FORMAT_ERROR when its character set does not hold it."""
+    codec = codec_for(md.coded_char_set_id)
+    if codec is None:
+        raise MQIError(mq.MQRC_FORMAT_ERROR)
+    try:
+        text = body.decode(codec)
+    except UnicodeDecodeError:
+        raise MQIError(mq.MQRC_FORMAT_ERROR) from None
+    return body if codec in ("utf-8", "utf_8") else text.encode("utf-8")
+
+
+def descriptor_headers(md: MessageDescriptor, version: int) -> list[tuple[str, str]]:
+    """The ibm-mq-md-* (and in v3 ibm-mq-usr-*) headers of a message got or browsed."""
+    headers = [("ibm-mq-md-messageId", render_id(md.msg_id, version))]
+    if any(md.correl_id):
+        headers.append(("ibm-mq-md-correlationId", render_correl_id(md.correl_id, version)))
+    headers.append(("ibm-mq-md-persistence", _PERSISTENCE_NAMES.get(md.persistence, "nonPersistent")))
+    headers.append(("ibm-mq-md-expiry", "unlimited" if md.expiry == mq.MQEI_UNLIMITED else str(md.expiry * 100)))
+    if md.reply_to_q.strip():
+        reply = md.reply_to_q.strip()
+        if md.reply_to_qmgr.strip():
+            reply += "@" + md.reply_to_qmgr.strip()
+        headers.append(("ibm-mq-md-replyTo", reply))
+    if version >= 3:
+        headers.append(("ibm-mq-md-priority", str(md.priority)))
+        headers.extend((USER_PREFIX + name, value) for name, value in md.properties)
+    return headers
+
+
+def _get(queue: str, version: int, query: dict[str, str], *, browse: bool, qmgr: str) -> Operation:
+    msg_id, correl_id = _filters(query, version)
+    wait = _int_param(query, "wait", 0, MAX_WAIT_MS) / 1000
+
+    def run(layer: MessageLayer, session: SessionState) -> tuple[MessageDescriptor, bytes]:
+        md, body = layer.get(session, queue, browse=True, first=True, msg_id=msg_id, correl_id=correl_id)
+        text = text_of(md, body) if is_text(md) else None
+        if text is None:
+            raise MQIError(mq.MQRC_FORMAT_ERROR)  # left on the queue, as IBM leaves it
+        if not browse:
+            md, _ = layer.get(session, queue, msg_id=md.msg_id, correl_id=correl_id)
+        return md, text
+
+    def respond(result: tuple[MessageDescriptor, bytes] | MQIError) -> Response:
+        if isinstance(result, MQIError):
+            if result.reason == mq.MQRC_NO_MSG_AVAILABLE:
+                return Response(204)
+            return _mq_failure(result, queue, qmgr)
+        md, text = result
+        return Response(200, (("Content-Type", TEXT_PLAIN), *descriptor_headers(md, version)), text)
+
+    return Operation(queue, run, respond, wait=wait, kind="browse" if browse else "get")
+
+
+# ---------------------------------------------------------------------- message list
+
+
+def summary(md: MessageDescriptor, version: int) -> dict[str, object]:
+    """One message of a message list: its descriptor without the payload."""
+    item: dict[str, object] = {
+        "messageId": render_id(md.msg_id, version),
+        "correlationId": render_correl_id(md.correl_id, version),
+        "format": md.format.rstrip(),
+        "persistence": _PERSISTENCE_NAMES.get(md.persistence, "nonPersistent"),
+        "expiry": "unlimited" if md.expiry == mq.MQEI_UNLIMITED else md.expiry * 100,
+        "putDate": _iso(md.put_date, md.put_time),
+        "replyTo": md.reply_to_q.strip() + ("@" + md.reply_to_qmgr.strip() if md.reply_to_qmgr.strip() else ""),
+        "backoutCount": md.backout_count,
+    }
+    if version >= 3:
+        item["priority"] = md.priority
+        item["userProperties"] = dict(md.properties)
+    return item
+
+
+def _iso(date: str, clock: str) -> str:
+    """PutDate YYYYMMDD and PutTime HHMMSSTH (GMT) as ISO 8601."""
+    if len(date) != 8 or len(clock) < 6:
+        return ""
+    hundredths = clock[6:8] or "00"
+    return f"{date[:4]}-{date[4:6]}-{date[6:8]}T{clock[:2]}:{clock[2:4]}:{clock[4:6]}.{hundredths}0Z"
+
+
+def _list(queue: str, version: int, query: dict[str, str], *, qmgr: str) -> Operation:
+    msg_id, correl_id = _filters(query, version)
+    limit = _int_param(query, "limit", DEFAULT_LIST_LIMIT, DEFAULT_LIST_LIMIT)
+
+    def run(layer: MessageLayer, session: SessionState) -> list[MessageDescriptor]:
+        del session
+        path = layer.resolve(queue)
+        if any(q.attrs.get(mq.MQIA_INHIBIT_GET) == mq.MQQA_GET_INHIBITED for q in path):
+            return []  # IBM: a get-inhibited queue lists as empty
+        now = layer.clock()
+        out: list[MessageDescriptor] = []
+        for m in layer.take_all(path[-1].name):
+            if len(out) >= limit:
+                break
+            if m.expired(now) or (msg_id is not None and m.md.msg_id != msg_id) or (correl_id is not None and m.md.correl_id != correl_id):
+                continue
+            out.append(replace(m.md, expiry=m.remaining_expiry(now)))
+        return out
+
+    def respond(result: list[MessageDescriptor] | MQIError) -> Response:
+        if isinstance(result, MQIError):
+            return _mq_failure(result, queue, qmgr)
+        body = json.dumps({"messages": [summary(md, version) for md in result]}, separators=(",", ":")).encode()
+        return Response(200, (("Content-Type", JSON),), body)
+
+    return Operation(queue, run, respond, kind="list")

@@ -1,0 +1,327 @@
+"""The HTTP listener: hypercorn's trio worker with a small ASGI application over the sans-IO REST API.
+
+hypercorn parses HTTP (h11, and h2 for clients that ask for it); this module only accepts
+connections (so that it can cap them), turns each request into a ``pcfserver.rest`` Request,
+runs what the API asks for through the committer shared with the PCF port (one engine, one group
+commit: an answer is sent only once what it reflects is durable) and writes the Response.
+
+Limits, as on the PCF port: request bodies beyond ``max_message_bytes`` (413), more than
+``max_headers`` headers (431) or a request head larger than ``max_header_bytes`` (hypercorn
+closes the connection), a body that does not arrive within ``read_timeout`` (408), connections
+idle for ``idle_timeout`` and connections beyond ``max_connections`` are refused or closed and
+logged.  ``shutdown`` stops accepting, ends waiting gets and idle connections, lets requests in
+flight finish and then returns from ``serve``.
+
+Issue 12 adds TLS (an ``ssl_context`` for the listener), authentication and the admin routes;
+both go in front of ``MessagingApi.handle`` in ``_respond``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable
+from typing import Any, cast
+
+import trio
+from hypercorn.app_wrappers import ASGIWrapper
+from hypercorn.config import Config as HypercornConfig
+from hypercorn.trio.tcp_server import TCPServer
+from hypercorn.trio.worker_context import WorkerContext
+from hypercorn.typing import ConnectionState
+
+from pcfserver import mq
+from pcfserver.engine.engine import Batch
+from pcfserver.engine.engine import Engine as FullEngine
+from pcfserver.engine.messages import MQIError
+from pcfserver.rest.http import Request, Response, error
+from pcfserver.rest.messaging import MessagingApi, Operation
+from pcfserver.server.committer import Committer, Job, PipelinedEngine
+from pcfserver.server.core import ServerConfig, address_name
+from pcfserver.server.logs import LOGGER_NAME
+
+log = logging.getLogger(LOGGER_NAME)
+APPL_NAME = "pcfserver REST"
+_Scope = dict[str, Any]
+_Receive = Callable[[], Any]
+_Send = Callable[[dict[str, Any]], Any]
+
+
+class _Operation(Job):
+    """One message-layer call of a request: applied at once, released when its changes are durable."""
+
+    __slots__ = ("action", "arrivals_seen", "committer", "done", "result")
+
+    def __init__(self, committer: Committer, action: Callable[[], object]) -> None:
+        super().__init__()
+        self.committer = committer
+        self.action = action
+        self.result: object = None
+        self.done = trio.Event()
+        self.arrivals_seen = 0
+
+    def apply(self, engine: PipelinedEngine) -> None:
+        self.arrivals_seen = self.committer.arrivals.seq
+        self.result, self.batch = cast(FullEngine, engine).apply_operation(self.action)
+
+    def release(self, answers: list[list[Any]], failure: BaseException | None) -> None:
+        if failure is not None:
+            self.result = MQIError(mq.MQRC_RESOURCE_PROBLEM)
+        self.done.set()
+
+    def lost(self) -> None:
+        self.result = MQIError(mq.MQRC_CONNECTION_BROKEN)
+        self.done.set()
+
+
+class _TCPServer(TCPServer):
+    """hypercorn's connection, except that a peer that closes frees its slot at once (hypercorn
+    keeps the task until its keep-alive timer runs out, which would count against the cap)."""
+
+    async def _read_data(self) -> None:
+        await super()._read_data()
+        await self.idle_task.stop()
+
+
+class HttpServer:
+    """Serves the messaging REST API of one engine over HTTP until ``shutdown()`` or cancellation."""
+
+    def __init__(self, engine: Any, config: ServerConfig | None = None, committer: Committer | None = None, *, port: int = 0) -> None:
+        if not hasattr(engine, "apply_operation"):
+            raise TypeError("the HTTP listener needs an engine with a message layer (pcfserver.engine.Engine)")
+        self.engine = cast(FullEngine, engine)
+        self.config = config or ServerConfig()
+        self.port = port
+        self._owns_committer = committer is None
+        self.committer = committer or Committer(engine, in_thread=self.config.engine_in_thread)
+        self.api = MessagingApi(self.engine.qmgr_name)
+        self.layer = self.engine.messaging
+        self.address: tuple[str, int] | None = None
+        self.requests = 0
+        self._session = self.layer.open_session(APPL_NAME)
+        self._connections = 0
+        self._numbers = 0
+        self._stopping = False
+        self._stop = trio.Event()
+        self._in_flight = 0  # requests being answered (from their head to their last body byte sent)
+        self._answered = trio.Event()
+        self._waits: set[trio.Event] = set()
+        self._context = WorkerContext(None)
+        self._hypercorn = HypercornConfig()
+        self._hypercorn.keep_alive_timeout = self.config.idle_timeout
+        self._hypercorn.read_timeout = max(1, math.ceil(self.config.read_timeout))
+        self._hypercorn.h11_max_incomplete_size = self.config.max_header_bytes
+        self._hypercorn.keep_alive_max_requests = 2**31  # hypercorn closes after 1,000 requests otherwise
+        self._hypercorn.include_server_header = False
+        self._hypercorn.accesslog = None
+        self._hypercorn.errorlog = logging.getLogger(LOGGER_NAME + ".http")
+        self._app = ASGIWrapper(cast(Any, self._asgi))
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping
+
+    @property
+    def connection_count(self) -> int:
+        return self._connections
+
+    def shutdown(self) -> None:
+        """Stop accepting; waiting gets answer now; idle connections close; requests in flight finish."""
+        if self._stopping:
+            return
+        self._stopping = True
+        log.info("HTTP shutting down: %d connections open", self._connections, extra={"event": "shutdown"})
+        self._stop.set()
+        for event in self._waits:
+            event.set()
+
+    async def serve(self, *, task_status: trio.TaskStatus[tuple[str, int]] = trio.TASK_STATUS_IGNORED) -> None:
+        cfg = self.config
+        listeners = await trio.open_tcp_listeners(self.port, host=cfg.host)
+        name = listeners[0].socket.getsockname()
+        self.address = (str(name[0]), int(name[1]))
+        try:
+            async with trio.open_nursery() as outer:
+                if self._owns_committer:
+                    outer.start_soon(self.committer.run)
+                async with trio.open_nursery() as connections:
+                    accepting = trio.CancelScope()
+
+                    async def accept_all() -> None:
+                        with accepting:
+                            async with trio.open_nursery() as acceptors:
+                                for listener in listeners:
+                                    acceptors.start_soon(self._accept_loop, listener, connections)
+
+                    connections.start_soon(accept_all)
+                    task_status.started(self.address)
+                    await self._stop.wait()
+                    accepting.cancel()
+                    await self._context.terminated.set()  # idle keep-alive connections close now
+                    # Requests in flight finish (their answers wait for the committer); then every
+                    # connection goes, idle or not: hypercorn can leave a keep-alive connection that
+                    # received a request after it was told to close paused for good, so waiting for
+                    # the connections themselves to end could take the whole send timeout.
+                    with trio.move_on_after(cfg.send_timeout):
+                        while self._in_flight:
+                            self._answered = trio.Event()
+                            await self._answered.wait()
+                    connections.cancel_scope.cancel()
+                if self._owns_committer:
+                    self.committer.close()
+        finally:
+            for listener in listeners:
+                await listener.aclose()
+            if self.layer.sessions.get(self._session.ident) is self._session:
+                self.layer.end_session(self._session)
+            log.info("HTTP answered %d requests", self.requests, extra={"event": "stats"})
+
+    async def _accept_loop(self, listener: trio.SocketListener, nursery: trio.Nursery) -> None:
+        while True:
+            try:
+                stream = await listener.accept()
+            except OSError as exc:  # out of descriptors or memory: pause instead of spinning
+                log.error("HTTP accept failed: %s; pausing 100 ms", exc, extra={"event": "accept_error"})
+                await trio.sleep(0.1)
+                continue
+            self._numbers += 1
+            if self._connections >= self.config.max_connections:
+                peer = _peer_name(stream)
+                log.warning(
+                    "HTTP connection %d from %s refused: %d connections open (--max-connections)", self._numbers, peer, self._connections,
+                    extra={"event": "refused", "peer": peer, "connection": self._numbers},
+                )
+                await stream.aclose()
+                continue
+            self._connections += 1
+            nursery.start_soon(self._serve_connection, stream)
+
+    async def _serve_connection(self, stream: trio.SocketStream) -> None:
+        try:
+            server = _TCPServer(self._app, self._hypercorn, self._context, ConnectionState({}), cast(Any, stream))
+            await server.run()
+        except Exception:
+            log.exception("HTTP connection failed", extra={"event": "error"})
+        finally:
+            self._connections -= 1
+
+    # -- one request -------------------------------------------------------------------------
+
+    async def _asgi(self, scope: _Scope, receive: _Receive, send: _Send) -> None:
+        if scope["type"] != "http":
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1003})
+            return
+        started = time.perf_counter()
+        self._in_flight += 1
+        try:
+            response, request, kind = await self._respond(scope, receive)
+            headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in response.headers]
+            headers.append((b"content-length", str(len(response.body)).encode()))
+            if self._stopping:
+                headers.append((b"connection", b"close"))
+            await send({"type": "http.response.start", "status": response.status, "headers": headers})
+            await send({"type": "http.response.body", "body": response.body})
+        finally:
+            self._in_flight -= 1
+            if not self._in_flight:
+                self._answered.set()
+        self.requests += 1
+        if log.isEnabledFor(logging.INFO):
+            peer = address_name(scope.get("client"))
+            method, path = scope["method"], request.path if request else scope.get("path", "")
+            log.info(
+                "%s %s %s %s %d %dus", peer, method, path, kind or "-", response.status, int((time.perf_counter() - started) * 1e6),
+                extra={"event": "http", "peer": peer, "command": f"{method} {kind or '-'}", "queue": path, "reason": str(response.status),
+                       "us": int((time.perf_counter() - started) * 1e6)},
+            )
+
+    async def _respond(self, scope: _Scope, receive: _Receive) -> tuple[Response, Request | None, str]:
+        cfg = self.config
+        raw = scope["headers"]
+        if len(raw) > cfg.max_headers:
+            return error("too_many_headers", cfg.max_headers), None, ""
+        headers = tuple((k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in raw)
+        length = next((v for k, v in headers if k == "content-length"), None)
+        if length is not None and length.isdigit() and int(length) > cfg.max_message_bytes:
+            return error("body_too_large", cfg.max_message_bytes), None, ""
+        body = bytearray()
+        with trio.move_on_after(cfg.read_timeout) as scope_timer:
+            while True:
+                event = await receive()
+                if event["type"] == "http.disconnect":
+                    return Response(400), None, ""
+                body += event.get("body", b"")
+                if len(body) > cfg.max_message_bytes:
+                    return error("body_too_large", cfg.max_message_bytes), None, ""
+                if not event.get("more_body", False):
+                    break
+        if scope_timer.cancelled_caught:
+            return error("body_timeout", f"{cfg.read_timeout:g}"), None, ""
+        path = scope.get("raw_path") or scope["path"].encode("utf-8")
+        request = Request(scope["method"], path.decode("latin-1"), scope.get("query_string", b"").decode("latin-1"), headers, bytes(body))
+        answer = self.api.handle(request)
+        if isinstance(answer, Response):
+            return answer, request, ""
+        return await self._run(answer), request, answer.kind
+
+    async def _apply(self, action: Callable[[], object]) -> _Operation:
+        job = _Operation(self.committer, action)
+        if not self.committer.submit(job):
+            job.lost()
+        await job.done.wait()
+        return job
+
+    async def _run(self, op: Operation) -> Response:
+        """Runs an operation through the committer; a get that finds nothing waits for an arrival until ``op.wait`` passes."""
+        layer, session = self.layer, self._session
+        deadline = trio.current_time() + op.wait
+        handle: int | None = None
+        try:
+            while True:
+                job = await self._apply(lambda: op.run(layer, session))
+                result = job.result
+                if not (isinstance(result, MQIError) and result.reason == mq.MQRC_NO_MSG_AVAILABLE):
+                    break
+                if self._stopping or trio.current_time() >= deadline:
+                    break
+                if handle is None:
+                    # A waiting get holds the queue open for input, as MQGET with a wait does.
+                    opened = await self._apply(lambda: layer.open(session, op.queue, input=True))
+                    if not isinstance(opened.result, int):
+                        break
+                    handle = opened.result
+                try:
+                    base = layer.resolve(op.queue)[-1].name
+                except MQIError:
+                    break
+                await self._wait_arrival(base, deadline, job.arrivals_seen)
+        finally:
+            if handle is not None:
+                self._close_handle(handle)
+        return op.respond(result)
+
+    async def _wait_arrival(self, queue: str, deadline: float, seen: int) -> None:
+        arrivals = self.committer.arrivals
+        if arrivals.last(queue) > seen or self._stopping:
+            return  # something arrived after the get was applied (try again at once), or the server stops
+        event = trio.Event()
+        self._waits.add(event)
+        try:
+            await arrivals.wait(queue, deadline, event)
+        finally:
+            self._waits.discard(event)
+
+    def _close_handle(self, handle: int) -> None:
+        """Closing a handle changes no stored state: applied at once, nothing to commit."""
+        layer, session = self.layer, self._session
+        result, batch = self.engine.apply_operation(lambda: layer.close(session, handle))
+        assert isinstance(batch, Batch) and not batch.ops, result
+
+
+def _peer_name(stream: trio.SocketStream) -> str:
+    try:
+        return address_name(stream.socket.getpeername())
+    except OSError:
+        return "?"

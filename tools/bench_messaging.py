@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""Persistent put+get pairs per second with durable commits, each beside a baseline in the same run.
+
+    python tools/bench_messaging.py [--messages 2000] [--batches 1,100] [--seconds 5] [--clients 1,16] [--profile]
+
+(a) In process: ``pcfserver.open_queue_manager`` on a fresh data directory puts and gets
+    persistent messages, committing every ``batch`` puts and every ``batch`` gets (1: each call
+    durable on its own, as the embedded API does without syncpoint).  Baseline: SQLite (WAL,
+    synchronous=FULL, as the store) inserting and deleting rows of the same size in the same
+    batches.  ``--profile`` prints where the in-process time goes (cProfile).
+(b) Over REST: ``pcfserver serve --http-port`` on a fresh data directory; 1 and 16 clients,
+    each on its own keep-alive connection and its own queue, POST a persistent message and
+    DELETE it, for ``--seconds`` each.  Baseline: the same HTTP server (hypercorn, the same ASGI
+    shell) answering a fixed 201 with no engine.  Latencies are per request.
+
+Internal mode (used by the tool itself): ``--bare-http`` runs the baseline server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import trio
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pcfserver import Integer, Message, String, mq, open_queue_manager  # noqa: E402
+from pcfserver.engine.messages import MessageDescriptor  # noqa: E402
+from pcfserver.engine.store import md_record  # noqa: E402
+
+BODY = b"x" * 256
+QUEUE = "BENCH.Q"
+
+
+def create(name: str) -> Message:
+    return Message(
+        mq.MQCMD_CREATE_Q,
+        (String(mq.MQCA_Q_NAME, name), Integer(mq.MQIA_Q_TYPE, mq.MQQT_LOCAL), Integer(mq.MQIA_MAX_Q_DEPTH, 999_999_999)),
+    )
+
+
+# -- (a) in process --------------------------------------------------------------------------
+
+
+def in_process(messages: int, batch: int) -> float:
+    """Pairs per second through the embedded queue manager (durable: a data directory)."""
+    with tempfile.TemporaryDirectory() as tmp, open_queue_manager(Path(tmp)) as qm:
+        qm.execute(create(QUEUE))
+        with qm.session() as s:
+            start = time.perf_counter()
+            if batch == 1:
+                for _ in range(messages):
+                    s.put(QUEUE, BODY, persistent=True)
+                    s.get(QUEUE)
+            else:
+                for _ in range(messages // batch):
+                    for _ in range(batch):
+                        s.put(QUEUE, BODY, persistent=True, syncpoint=True)
+                    s.commit()
+                    for _ in range(batch):
+                        s.get(QUEUE, syncpoint=True)
+                    s.commit()
+            elapsed = time.perf_counter() - start
+    return (messages // batch) * batch / elapsed
+
+
+def sqlite_baseline(messages: int, batch: int) -> float:
+    """Pairs per second of SQLite inserting and deleting the same rows in the same batches."""
+    md = MessageDescriptor(b"AMQ QM1         12345678", bytes(24), 0, 1, -1, "MQSTR   ", "", "", "pcfserver", "20260101", "12000000", "", 0)
+    record = md_record(md.fields(), time.time(), None)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = sqlite3.connect(Path(tmp) / "baseline.sqlite3", isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA locking_mode=EXCLUSIVE")
+        db.execute("CREATE TABLE messages (seq INTEGER PRIMARY KEY, queue TEXT NOT NULL, level INTEGER NOT NULL, md BLOB NOT NULL, body BLOB NOT NULL, np INTEGER NOT NULL DEFAULT 0)")
+        db.execute("CREATE INDEX messages_queue ON messages (queue)")
+        seq = 0
+        start = time.perf_counter()
+        for _ in range(messages // batch):
+            rows = []
+            for _ in range(batch):
+                seq += 1
+                rows.append((seq, QUEUE, 0, record, BODY))
+            db.execute("BEGIN")
+            db.executemany("INSERT INTO messages (seq, queue, level, md, body) VALUES (?,?,?,?,?)", rows)
+            db.execute("COMMIT")
+            db.execute("BEGIN")
+            db.executemany("DELETE FROM messages WHERE seq = ?", [(r[0],) for r in rows])
+            db.execute("COMMIT")
+        elapsed = time.perf_counter() - start
+        db.close()
+    return (messages // batch) * batch / elapsed
+
+
+def profile_in_process(messages: int, batch: int) -> None:
+    """Where the in-process time goes: own time per module (SQLite's C calls apart), then the top functions."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    in_process(messages, batch)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    by_module: dict[str, float] = {}
+    for (filename, _, function), row in stats.stats.items():  # type: ignore[attr-defined]
+        own = row[2]
+        if "sqlite3" in function or "sqlite3" in filename:
+            name = "SQLite (C calls: execute, executemany, commit)"
+        elif filename.startswith("~") or filename == "<string>":
+            name = "builtins and generated __init__ (dataclasses, struct, time, pickle)"
+        else:
+            name = str(Path(filename).relative_to(ROOT)) if filename.startswith(str(ROOT)) else Path(filename).name
+        by_module[name] = by_module.get(name, 0.0) + own
+    total = sum(by_module.values())
+    print(f"\n    profile of the in-process run, commits every {batch}: own time by module ({total:.3f} s profiled)")
+    for name, own in sorted(by_module.items(), key=lambda kv: -kv[1])[:10]:
+        print(f"      {own / total:6.1%}  {name}")
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(14)
+    print("\n".join("      " + line for line in out.getvalue().splitlines()[6:]))
+
+
+# -- (b) over REST ---------------------------------------------------------------------------
+
+
+async def bare_http() -> None:
+    """The same HTTP listener, its API answering a fixed 201 without the engine."""
+    from pcfserver.engine import open_engine
+    from pcfserver.rest.http import TEXT_PLAIN, Response
+    from pcfserver.server import ServerConfig
+    from pcfserver.server.http import HttpServer
+
+    fixed = Response(201, (("Content-Type", TEXT_PLAIN), ("ibm-mq-md-messageId", "00" * 24)))
+    server = HttpServer(open_engine(None), ServerConfig(host="127.0.0.1"), port=0)
+    server.api.handle = lambda request: fixed  # type: ignore[method-assign]
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async with trio.open_nursery() as nursery:
+            address = await nursery.start(server.serve)
+            print(f"pcfserver listening on 127.0.0.1:0 http 127.0.0.1:{address[1]} data - qmgr QM1", flush=True)
+            async for _ in signals:
+                server.shutdown()
+                return
+
+
+def start_server(args: list[str]) -> tuple[subprocess.Popen[str], int, int]:
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    match = re.search(r"listening on \S+:(\d+) http \S+:(\d+)", line)
+    if match is None:
+        process.kill()
+        raise SystemExit(f"the server did not start: {line!r}")
+    return process, int(match.group(1)), int(match.group(2))
+
+
+def stop_server(process: subprocess.Popen[str]) -> None:
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+class Client:
+    """One keep-alive HTTP/1.1 connection with hand-built requests (so that the client costs little)."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.buf = bytearray()
+
+    async def exchange(self, request: bytes) -> int:
+        await self.stream.send_all(request)
+        while (end := self.buf.find(b"\r\n\r\n")) < 0:
+            data = await self.stream.receive_some(65536)
+            if not data:
+                raise ConnectionError("closed")
+            self.buf += data
+        head = bytes(self.buf[:end]).lower()
+        status = int(head[9:12])
+        match = re.search(rb"content-length: *(\d+)", head)
+        total = end + 4 + (int(match.group(1)) if match else 0)
+        while len(self.buf) < total:
+            self.buf += await self.stream.receive_some(65536)
+        del self.buf[:total]
+        return status
+
+
+def requests_for(queue: str) -> tuple[bytes, bytes]:
+    path = f"/ibmmq/rest/v2/messaging/qmgr/QM1/queue/{queue}/message"
+    put = (
+        f"POST {path} HTTP/1.1\r\nHost: bench\r\nContent-Type: text/plain;charset=utf-8\r\nibm-mq-rest-csrf-token: b\r\n"
+        f"ibm-mq-md-persistence: persistent\r\nContent-Length: {len(BODY)}\r\n\r\n"
+    ).encode() + BODY
+    get = f"DELETE {path} HTTP/1.1\r\nHost: bench\r\nibm-mq-rest-csrf-token: b\r\n\r\n".encode()
+    return put, get
+
+
+async def drive(port: int, clients: int, seconds: float) -> tuple[float, float, float, int]:
+    """Pairs/s, p50 and p99 request latency in ms, and answers that were not 201/200."""
+    latencies: list[float] = []
+    pairs = 0
+    bad = 0
+    deadline = time.perf_counter() + seconds
+
+    async def one(k: int) -> None:
+        nonlocal pairs, bad
+        put, get = requests_for(f"{QUEUE}.{k:02d}")
+        async with await trio.open_tcp_stream("127.0.0.1", port) as stream:
+            client = Client(stream)
+            while time.perf_counter() < deadline:
+                t0 = time.perf_counter()
+                status_put = await client.exchange(put)
+                t1 = time.perf_counter()
+                status_get = await client.exchange(get)
+                t2 = time.perf_counter()
+                latencies.extend((t1 - t0, t2 - t1))
+                pairs += 1
+                bad += (status_put != 201) + (status_get not in (200, 201))
+
+    start = time.perf_counter()
+    async with trio.open_nursery() as nursery:
+        for k in range(clients):
+            nursery.start_soon(one, k)
+    elapsed = time.perf_counter() - start
+    latencies.sort()
+
+    def pct(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000 if latencies else math_nan()
+
+    return pairs / elapsed, pct(0.50), pct(0.99), bad
+
+
+def math_nan() -> float:
+    return float("nan")
+
+
+def make_queues(pcf_port: int, count: int) -> None:
+    from pcfserver.client import connect_sync
+
+    with connect_sync("127.0.0.1", pcf_port) as client:
+        for k in range(count):
+            client.execute(create(f"{QUEUE}.{k:02d}"))
+
+
+def rest_rows(clients: list[int], seconds: float) -> list[tuple[int, tuple[float, float, float, int], tuple[float, float, float, int]]]:
+    python = sys.executable
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        server, pcf_port, http_port = start_server([python, "-m", "pcfserver.cli", "serve", "--port", "0", "--http-port", "0", "--data", tmp])
+        try:
+            make_queues(pcf_port, max(clients))
+            engine_results = {n: trio.run(drive, http_port, n, seconds) for n in clients}
+        finally:
+            stop_server(server)
+    bare, _, bare_port = start_server([python, str(Path(__file__).resolve()), "--bare-http"])
+    try:
+        bare_results = {n: trio.run(drive, bare_port, n, seconds) for n in clients}
+    finally:
+        stop_server(bare)
+    for n in clients:
+        rows.append((n, engine_results[n], bare_results[n]))
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--messages", type=int, default=2000, help="pairs per in-process run (default 2000)")
+    parser.add_argument("--batches", default="1,100", help="in-process commit batch sizes (default 1,100)")
+    parser.add_argument("--seconds", type=float, default=5.0, help="seconds per REST row (default 5)")
+    parser.add_argument("--clients", default="1,16", help="REST client counts (default 1,16)")
+    parser.add_argument("--profile", action="store_true", help="also profile the in-process run with the largest batch")
+    parser.add_argument("--skip-rest", action="store_true", help="only the in-process rows")
+    parser.add_argument("--bare-http", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.bare_http:
+        trio.run(bare_http)
+        return 0
+    print(f"CPUs available: {len(os.sched_getaffinity(0))}; {len(BODY)}-byte persistent messages; durable commits (SQLite WAL, synchronous=FULL)")
+    print("\n(a) in process: put+get pairs/s        pcfserver    SQLite insert+delete   ratio")
+    for batch in (int(b) for b in args.batches.split(",")):
+        ours = in_process(args.messages, batch)
+        base = sqlite_baseline(args.messages, batch)
+        print(f"    commit every {batch:>4} puts / gets   {ours:>10,.0f}   {base:>20,.0f}   {ours / base:5.2f}")
+    if args.profile:
+        profile_in_process(args.messages, max(int(b) for b in args.batches.split(",")))
+    if args.skip_rest:
+        return 0
+    print("\n(b) over REST: put+get pairs/s   pcfserver (p50/p99 ms)      bare HTTP 201 (p50/p99 ms)   ratio")
+    for n, (ours, p50, p99, bad), (base, b50, b99, _) in rest_rows([int(c) for c in args.clients.split(",")], args.seconds):
+        flag = f"  ({bad} unexpected answers)" if bad else ""
+        print(f"    {n:>2} client{'s' if n > 1 else ' '}    {ours:>10,.0f} ({p50:5.2f}/{p99:6.2f})   {base:>10,.0f} ({b50:5.2f}/{b99:6.2f})   {ours / base:5.2f}{flag}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
