@@ -29,6 +29,7 @@ from typing import TypeVar
 from pcfserver import mq
 from pcfserver.codec import Message
 from pcfserver.engine import open_engine
+from pcfserver.engine.authority import Identity
 from pcfserver.engine.messages import MessageDescriptor, MQIError
 from pcfserver.engine.messaging import FORMAT_STRING, SessionState
 
@@ -107,7 +108,7 @@ class Session:
         return self._qm.call(
             lambda: layer.get(state, queue, browse=browse, msg_id=msg_id, correl_id=correl_id, syncpoint=syncpoint),
             wait=wait,
-            waiting=lambda: layer.open(state, queue, input=True),
+            waiting=lambda: layer.open(state, queue, input=not browse),  # a browse-only open is not an input open (IPPROCS)
             done_waiting=lambda handle: layer.close(state, handle),
         )
 
@@ -162,20 +163,23 @@ class QueueManager:
     def name(self) -> str:
         return self.engine.qmgr_name
 
-    def execute(self, command: Message) -> list[Message]:
-        """One PCF command, answered as IBM MQ's command server answers it, after its change is durable."""
+    def execute(self, command: Message, identity: Identity | None = None) -> list[Message]:
+        """One PCF command, answered as IBM MQ's command server answers it, after its change is durable.
+
+        With ``identity`` the command is checked against that identity's authority (MQRC_NOT_AUTHORIZED)."""
         with self._lock:
             self._check_open()
-            answer = self.engine.execute(command)
+            answer = self.engine.execute(command, identity)
             self._notify()
             return answer
 
     @contextmanager
-    def session(self, appl_name: str = "pcfserver", user: str = "") -> Iterator[Session]:
-        """A new session; it ends (unit of work backed out) when the block does."""
+    def session(self, appl_name: str = "pcfserver", user: str = "", identity: Identity | None = None) -> Iterator[Session]:
+        """A new session; it ends (unit of work backed out) when the block does.  With ``identity``
+        its calls are checked against that identity's authority records (MQRC_NOT_AUTHORIZED)."""
         with self._lock:
             self._check_open()
-            state = self.engine.messaging.open_session(appl_name, user)
+            state = self.engine.messaging.open_session(appl_name, user, identity)
         session = Session(self, state)
         try:
             yield session

@@ -208,10 +208,12 @@ def test_a_version_1_database_is_migrated_with_its_data(tmp_path: Path) -> None:
     engine = open_engine(tmp_path)
     ok(engine, create("FROM.V1", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 55)))
     engine.close()
-    # Version 2 added the journal and version 3 the messages: without them, and marked 1, the file is a version 1 database.
+    # Version 2 added the journal, version 3 the messages and version 4 the authority records:
+    # without them, and marked 1, the file is a version 1 database.
     db = sqlite3.connect(tmp_path / DB_NAME)
     db.execute("DROP TABLE journal")
     db.execute("DROP TABLE messages")
+    db.execute("DROP TABLE authrecs")
     db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
     db.commit()
     db.close()

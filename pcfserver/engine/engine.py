@@ -33,7 +33,8 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.engine import escape, move, queue_status, responses
+from pcfserver.engine import authrecs, escape, move, queue_status, responses
+from pcfserver.engine.authority import AuthorityRecords, Identity, command_allowed, operation_allowed
 from pcfserver.engine.messages import MQIError
 from pcfserver.engine.messaging import EVENT_QUEUE, MessageLayer
 from pcfserver.engine.spec import (
@@ -248,9 +249,14 @@ class Engine:
             mq.MQCMD_INQUIRE_Q_STATUS: lambda c, p: queue_status.inquire_q_status(self, c, p),
             mq.MQCMD_RESET_Q_STATS: lambda c, p: queue_status.reset_q_stats(self, c, p),
             mq.MQCMD_MOVE_Q: lambda c, p: move.move_q(self, c, p),
+            mq.MQCMD_SET_AUTH_REC: lambda c, p: authrecs.set_auth_rec(self, c, p),
+            mq.MQCMD_DELETE_AUTH_REC: lambda c, p: authrecs.delete_auth_rec(self, c, p),
+            mq.MQCMD_INQUIRE_AUTH_RECS: lambda c, p: authrecs.inquire_auth_recs(self, c, p),
             mq.MQCMD_ESCAPE: lambda command, p: escape.answer(command, p.values, self._execute_one, self._ccsid),
         }
         self.messaging = MessageLayer(self)
+        self.authority = AuthorityRecords()
+        self._identity: Identity | None = None  # who the commands being applied run for (None: the server)
         missing = set(self._spec.commands) - set(self._handlers)
         if missing:
             raise ValueError(f"commands.tsv lists commands without a handler: {sorted(missing)}")
@@ -329,6 +335,7 @@ class Engine:
             complete = {a.pid: attrs.get(a.pid, defaults.get(a.pid, "")) for a in stored}
             self._queues[name] = Queue(name, qtype, complete)
         self.messaging.load(snapshot.messages)
+        self.authority.records.update({key: frozenset(auths) for key, auths in snapshot.authrecs.items()})
 
     def close(self) -> None:
         """Ends every session (their units of work backed out), keeps NPMCLASS(HIGH) messages, closes the store."""
@@ -427,30 +434,35 @@ class Engine:
 
     # ------------------------------------------------------------------ execution
 
-    def execute(self, command: Message) -> list[Message]:
-        """One command: its responses, after any change it made is durably committed."""
-        return self.execute_batch((command,))[0]
+    def may_display(self, queue: str) -> bool:
+        """Whether the identity the commands run for may see the queue in a generic inquiry's answer."""
+        return operation_allowed(self.authority, self._identity, mq.MQOT_Q, queue, mq.MQAUTH_DISPLAY)
 
-    def execute_batch(self, commands: Sequence[Message]) -> list[list[Message]]:
+    def execute(self, command: Message, identity: Identity | None = None) -> list[Message]:
+        """One command: its responses, after any change it made is durably committed."""
+        return self.execute_batch((command,), identity)[0]
+
+    def execute_batch(self, commands: Sequence[Message], identity: Identity | None = None) -> list[list[Message]]:
         """Several commands in order, all committed in one durable transaction before return.
 
         Each command applies whole or not at all.  If the commit itself fails, no command of the
         batch changed anything and every changing command is answered MQRC_UNEXPECTED_ERROR.
         """
-        answers, batch = self.apply_batch(commands)
+        answers, batch = self.apply_batch(commands, identity)
         try:
             self.commit(batch)
         except Exception as exc:
             return self.abort(batch, exc)
         return answers
 
-    def apply_batch(self, commands: Sequence[Message]) -> tuple[list[list[Message]], Batch]:
+    def apply_batch(self, commands: Sequence[Message], identity: Identity | None = None) -> tuple[list[list[Message]], Batch]:
         """Applies commands in memory only; their answers may be released once ``commit`` returns.
 
         For group commit pipelined over time: a server may apply the next batch while this one's
         ``commit`` runs in another thread (``commit`` touches only the store), provided it commits
         batches in order and, when a commit fails, aborts every later batch first, newest first.
         """
+        self._identity = identity  # ``identity`` (None: the server's own authority) is checked per command
         self._undo = []
         self._pending = []
         answers: list[list[Message]] = []
@@ -541,6 +553,8 @@ class Engine:
             return responses.error_responses(command, mq.MQRCCF_CFH_COMMAND_ERROR)
         try:
             parsed = self._parse(cmd_spec, command)
+            if self._identity is not None and not command_allowed(self.authority, self._identity, command.command, parsed.values, self._qmgr_name):
+                raise _Reject(mq.MQRC_NOT_AUTHORIZED)
             return self._handlers[command.command](command, parsed)
         except _Reject as reject:
             return responses.error_responses(command, reject.reason, reject.parameter, error_parameter=reject.error_parameter)
@@ -657,6 +671,12 @@ class Engine:
             elif cls is IntegerList:
                 assert isinstance(item, IntegerList)
                 values[pid] = self._check_selectors(param, item.values)
+            elif cls is StringList:
+                assert isinstance(item, StringList)
+                texts = tuple(_text(v, param.max_length) for v in item.values)
+                if any(t is None for t in texts):
+                    raise _Reject(mq.MQRCCF_CFSL_STRING_LENGTH_ERR, pid)
+                values[pid] = texts
             else:  # a structure type the tables accept but the engine does not interpret
                 raise _Reject(PARM_ID_REASON.get(cls, mq.MQRCCF_STRUCTURE_TYPE_ERROR), pid)
         out.qtype = qtype
@@ -956,7 +976,7 @@ class Engine:
             record = self._queues[name]
             if wanted != _QT_ALL and record.qtype != wanted:
                 continue
-            if not self._matches(p, record):
+            if not self.may_display(name) or not self._matches(p, record):
                 continue
             params: list[Parameter] = [self._string(_Q_NAME, name, _NAME_LENGTH), Integer(_Q_TYPE, record.qtype)]
             attrs = record.attrs
@@ -987,6 +1007,7 @@ class Engine:
             names = [pattern] if pattern in queues else []
         if wanted != _QT_ALL:
             names = [n for n in names if queues[n].qtype == wanted]
+        names = [n for n in names if self.may_display(n)]
         params: tuple[Parameter, ...] = (
             StringList(mq.MQCACF_Q_NAMES, tuple(n.ljust(_NAME_LENGTH) for n in names), self._ccsid),
             IntegerList(mq.MQIACF_Q_TYPES, tuple(queues[n].qtype for n in names)),

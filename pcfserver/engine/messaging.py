@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from pcfserver import mq
 from pcfserver.codec import Integer, Message, String
 from pcfserver.codec.encoder import encode
+from pcfserver.engine.authority import Identity, operation_allowed
 from pcfserver.engine.messages import (
     LEVELS,
     MessageDescriptor,
@@ -81,10 +82,11 @@ class Handle:
 class SessionState:
     """One connection's state in the queue manager: its unit of work, browse cursors and handles."""
 
-    __slots__ = ("appl_name", "cursors", "handles", "ident", "last_reason", "uow", "user")
+    __slots__ = ("appl_name", "cursors", "handles", "ident", "identity", "last_reason", "uow", "user")
 
-    def __init__(self, ident: int, appl_name: str, user: str) -> None:
+    def __init__(self, ident: int, appl_name: str, user: str, identity: Identity | None = None) -> None:
         self.ident = ident
+        self.identity = identity  # None: the server's own authority; else checked against the authority records
         self.appl_name = appl_name
         self.user = user
         self.uow = UnitOfWork()
@@ -216,8 +218,9 @@ class MessageLayer:
 
     # ------------------------------------------------------------------ sessions and handles
 
-    def open_session(self, appl_name: str = "pcfserver", user: str = "") -> SessionState:
-        session = SessionState(next(self._session_ids), appl_name[:28], user[:12])
+    def open_session(self, appl_name: str = "pcfserver", user: str = "", identity: Identity | None = None) -> SessionState:
+        """A new connection; with ``identity``, its calls are checked against that identity's authority."""
+        session = SessionState(next(self._session_ids), appl_name[:28], (user or (identity.user if identity else ""))[:12], identity)
         self.sessions[session.ident] = session
         return session
 
@@ -232,11 +235,20 @@ class MessageLayer:
     def open(self, session: SessionState, name: str, *, input: bool = False, output: bool = False) -> int:
         """Opens a queue (MQOPEN): the open counts of every definition on its path go up until close."""
         path = self.resolve(name)
+        if input:
+            self._authorize(session, path[0].name, mq.MQAUTH_INPUT)
+        if output:
+            self._authorize(session, path[0].name, mq.MQAUTH_OUTPUT)
         handle = Handle(tuple(q.name for q in path), input, output)
         handle_id = next(self._counter)
         session.handles[handle_id] = handle
         self._count_open(handle, 1)
         return handle_id
+
+    def _authorize(self, session: SessionState, name: str, auth: int) -> None:
+        """MQRC_NOT_AUTHORIZED unless the session's identity holds ``auth`` on the queue it named (the first definition)."""
+        if not operation_allowed(self._engine.authority, session.identity, mq.MQOT_Q, name, auth):
+            raise MQIError(mq.MQRC_NOT_AUTHORIZED)
 
     def close(self, session: SessionState, handle_id: int) -> None:
         handle = session.handles.pop(handle_id, None)
@@ -331,6 +343,8 @@ class MessageLayer:
         if session is not None:
             session.last_reason = mq.MQRC_NONE
         path = self.resolve(name)
+        if session is not None and session.identity is not None:
+            self._authorize(session, path[0].name, mq.MQAUTH_OUTPUT)
         for q in path:
             if q.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED:
                 raise MQIError(mq.MQRC_PUT_INHIBITED)
@@ -519,6 +533,8 @@ class MessageLayer:
         """
         session.last_reason = mq.MQRC_NONE
         path = self.resolve(name)
+        if session.identity is not None:
+            self._authorize(session, path[0].name, mq.MQAUTH_BROWSE if browse else mq.MQAUTH_INPUT)
         for q in path:
             if q.attrs.get(mq.MQIA_INHIBIT_GET) == mq.MQQA_GET_INHIBITED:
                 raise MQIError(mq.MQRC_GET_INHIBITED)

@@ -37,7 +37,7 @@ def local_queues(engine: Engine, pattern: str) -> list[Queue]:
     if pattern.endswith("*"):
         prefix = pattern[:-1]
         found = [q for name in engine.queue_names() if name.startswith(prefix) and (q := engine.queue(name)) is not None]
-        chosen = [q for q in found if q.qtype == mq.MQQT_LOCAL]
+        chosen = [q for q in found if q.qtype == mq.MQQT_LOCAL and engine.may_display(q.name)]
     else:
         record = engine.queue(pattern)
         if record is not None and record.qtype != mq.MQQT_LOCAL:

@@ -38,7 +38,7 @@ from typing import Protocol
 AttrValue = int | str
 
 DB_NAME = "registry.sqlite3"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # MIGRATIONS[v] takes the schema from version v to v + 1.  Version 0 is an empty file.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -57,6 +57,11 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "CREATE TABLE messages (seq INTEGER PRIMARY KEY, queue TEXT NOT NULL, level INTEGER NOT NULL,"
         " md BLOB NOT NULL, body BLOB NOT NULL, np INTEGER NOT NULL DEFAULT 0)",
         "CREATE INDEX messages_queue ON messages (queue)",
+    ),
+    # Authority records: one row per (profile, object type, entity type, entity), its MQAUTH_* values.
+    3: (
+        "CREATE TABLE authrecs (profile TEXT NOT NULL, objtype INTEGER NOT NULL, etype INTEGER NOT NULL, entity TEXT NOT NULL,"
+        " auths TEXT NOT NULL, PRIMARY KEY (profile, objtype, etype, entity)) WITHOUT ROWID",
     ),
 }
 
@@ -132,10 +137,21 @@ class ClearMessages:
     queue: str
 
 
+@dataclass(frozen=True, slots=True)
+class SetAuthRec:
+    """An authority record set to ``auths`` (deleted when empty); written straight to its table."""
+
+    profile: str
+    objtype: int
+    etype: int
+    entity: str
+    auths: tuple[int, ...]
+
+
 Op = PutQueue | SetAttrs | DeleteQueue | SetQmgr | SetMeta
-MessageOp = PutMessage | DeleteMessage | UpdateMessage | ClearMessages
+MessageOp = PutMessage | DeleteMessage | UpdateMessage | ClearMessages | SetAuthRec
 AnyOp = Op | MessageOp
-_MESSAGE_OPS = (PutMessage, DeleteMessage, UpdateMessage, ClearMessages)
+_MESSAGE_OPS = (PutMessage, DeleteMessage, UpdateMessage, ClearMessages, SetAuthRec)
 
 
 def md_record(fields: tuple[object, ...], put_at: float, expires_at: float | None) -> bytes:
@@ -154,16 +170,19 @@ def md_fields(blob: bytes) -> tuple[object, ...]:
 class _MessageWrites:
     """The net rows of a commit's message operations: a message put and got in one commit is never written."""
 
-    __slots__ = ("clears", "deletes", "puts", "updates")
+    __slots__ = ("auths", "clears", "deletes", "puts", "updates")
 
     def __init__(self) -> None:
         self.puts: dict[int, PutMessage] = {}
         self.deletes: list[int] = []
         self.updates: dict[int, bytes] = {}
         self.clears: list[str] = []
+        self.auths: dict[tuple[str, int, int, str], tuple[int, ...]] = {}
 
     def add(self, op: MessageOp) -> None:
-        if isinstance(op, PutMessage):
+        if isinstance(op, SetAuthRec):
+            self.auths[(op.profile, op.objtype, op.etype, op.entity)] = op.auths
+        elif isinstance(op, PutMessage):
             self.puts[op.seq] = op
         elif isinstance(op, DeleteMessage):
             if self.puts.pop(op.seq, None) is None:
@@ -182,6 +201,11 @@ class _MessageWrites:
             self.clears.append(op.queue)
 
     def write(self, db: sqlite3.Connection) -> None:
+        for key, auths in self.auths.items():
+            if auths:
+                db.execute("INSERT OR REPLACE INTO authrecs (profile, objtype, etype, entity, auths) VALUES (?,?,?,?,?)", (*key, " ".join(map(str, auths))))
+            else:
+                db.execute("DELETE FROM authrecs WHERE profile = ? AND objtype = ? AND etype = ? AND entity = ?", key)
         for queue in self.clears:
             db.execute("DELETE FROM messages WHERE queue = ?", (queue,))
         if self.deletes:
@@ -311,6 +335,8 @@ class Snapshot:
     qmgr: dict[int, AttrValue] = field(default_factory=dict)
     # (seq, queue, level, descriptor fields, body), in arrival order
     messages: list[tuple[int, str, int, tuple[object, ...], bytes]] = field(default_factory=list)
+    # (profile, object type, entity type, entity) -> MQAUTH_* values
+    authrecs: dict[tuple[str, int, int, str], tuple[int, ...]] = field(default_factory=dict)
 
 
 class Store(Protocol):
@@ -437,6 +463,8 @@ class SqliteStore:
             if entry is not None:
                 entry[1][param] = value
         snap.qmgr = {param: value for param, value in db.execute("SELECT param, value FROM qmgr_attrs")}
+        for profile, objtype, etype, entity, auths in db.execute("SELECT profile, objtype, etype, entity, auths FROM authrecs"):
+            snap.authrecs[(profile, objtype, etype, entity)] = tuple(int(a) for a in str(auths).split())
         kept_np = False
         for seq, queue, level, md, body, np in db.execute("SELECT seq, queue, level, md, body, np FROM messages ORDER BY seq"):
             try:

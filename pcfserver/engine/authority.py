@@ -1,0 +1,224 @@
+"""Who may do what: identities, authority records as MQ's object authority manager keeps them, and the
+authority each PCF command and MQI call needs (sans-IO).
+
+An identity of ``None`` is the server's own authority: everything is allowed (today's behaviour for
+an unauthenticated loopback server and for MQWebAdmin over REST).  A read-only identity
+(MQWebAdminRO) may display, inquire and browse, under the server's authority.  Any other identity
+(MQWebUser, a PCF client certificate mapped to a user) is checked against the authority records of
+its user and groups: what they do not grant is MQRC_NOT_AUTHORIZED (2035).
+
+Profiles follow the OAM's generic rules: ``?`` one character, ``*`` any characters within one
+qualifier (between periods), ``**`` (once in a profile) zero or more qualifiers, so ``APP.**``
+covers ``APP`` and ``APP.X.Y``; a name without wildcards is a specific profile.  Of the profiles that match an object, each entity's most specific one counts
+(a specific profile, then the profile with the most literal characters); the user's authority is
+the union over the user and its groups.  The authorities each command needs are the rows of
+``formats/command-authorities.tsv``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+
+from pcfserver import mq
+from pcfserver.tables import read_table, value_of
+
+ADMIN_AUTHS = frozenset((mq.MQAUTH_CHANGE, mq.MQAUTH_CLEAR, mq.MQAUTH_CREATE, mq.MQAUTH_DELETE, mq.MQAUTH_DISPLAY, mq.MQAUTH_CONTROL, mq.MQAUTH_CONTROL_EXTENDED))
+MQI_AUTHS = frozenset(
+    (
+        mq.MQAUTH_ALT_USER_AUTHORITY,
+        mq.MQAUTH_BROWSE,
+        mq.MQAUTH_CONNECT,
+        mq.MQAUTH_INPUT,
+        mq.MQAUTH_INQUIRE,
+        mq.MQAUTH_OUTPUT,
+        mq.MQAUTH_PASS_ALL_CONTEXT,
+        mq.MQAUTH_PASS_IDENTITY_CONTEXT,
+        mq.MQAUTH_SET,
+        mq.MQAUTH_SET_ALL_CONTEXT,
+        mq.MQAUTH_SET_IDENTITY_CONTEXT,
+    )
+)
+ALL_AUTHS = ADMIN_AUTHS | MQI_AUTHS | frozenset((mq.MQAUTH_PUBLISH, mq.MQAUTH_SUBSCRIBE, mq.MQAUTH_RESUME, mq.MQAUTH_SYSTEM))
+# What a read-only administrator (MQWebAdminRO) may do.
+READ_ONLY_AUTHS = frozenset((mq.MQAUTH_DISPLAY, mq.MQAUTH_INQUIRE, mq.MQAUTH_BROWSE))
+OBJECT_TYPES = frozenset((mq.MQOT_Q, mq.MQOT_Q_MGR, mq.MQOT_PROCESS, mq.MQOT_NAMELIST))
+
+
+def expand(auths: Iterable[int]) -> frozenset[int]:
+    """MQAUTH_ALL, MQAUTH_ALL_ADMIN and MQAUTH_ALL_MQI stand for their members."""
+    out: set[int] = set()
+    for a in auths:
+        if a == mq.MQAUTH_ALL:
+            out |= ALL_AUTHS
+        elif a == mq.MQAUTH_ALL_ADMIN:
+            out |= ADMIN_AUTHS
+        elif a == mq.MQAUTH_ALL_MQI:
+            out |= MQI_AUTHS
+        elif a != mq.MQAUTH_NONE:
+            out.add(a)
+    return frozenset(out)
+
+
+def valid_auth(value: int) -> bool:
+    return value in ALL_AUTHS or value in (mq.MQAUTH_NONE, mq.MQAUTH_ALL, mq.MQAUTH_ALL_ADMIN, mq.MQAUTH_ALL_MQI)
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who asks: a user, its groups, and whether it is a read-only administrator."""
+
+    user: str
+    groups: tuple[str, ...] = ()
+    read_only: bool = False
+
+
+_PROFILE_CHARS = re.compile(r"[A-Za-z0-9./_%*?]{1,48}\Z")
+
+
+def valid_profile(profile: str) -> bool:
+    return bool(_PROFILE_CHARS.match(profile)) and "***" not in profile and profile.count("**") <= 1
+
+
+@cache
+def _pattern(profile: str) -> re.Pattern[str]:
+    out = []
+    i = 0
+    while i < len(profile):
+        # ``**`` as a whole qualifier stands for zero or more qualifiers, so A.** covers A itself
+        if profile.startswith("**.", i) and (i == 0 or profile[i - 1] == "."):
+            out.append(r"(?:.*\.)?")
+            i += 3
+        elif profile.startswith(".**", i) and i + 3 == len(profile):
+            out.append(r"(?:\..*)?")
+            i += 3
+        elif profile.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif profile[i] == "*":
+            out.append(r"[^.]*")
+            i += 1
+        elif profile[i] == "?":
+            out.append(r"[^.]")
+            i += 1
+        else:
+            out.append(re.escape(profile[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def is_generic(profile: str) -> bool:
+    return "*" in profile or "?" in profile
+
+
+def profile_matches(profile: str, name: str) -> bool:
+    """Whether an OAM profile (specific or generic) covers an object name."""
+    if not is_generic(profile):
+        return profile == name
+    return _pattern(profile).match(name) is not None
+
+
+def _specificity(profile: str) -> tuple[int, int]:
+    return (0 if is_generic(profile) else 1, len(profile.replace("*", "").replace("?", "")))
+
+
+@dataclass(slots=True)
+class AuthorityRecords:
+    """Authority records: (profile, object type, entity type, entity) -> authorities."""
+
+    records: dict[tuple[str, int, int, str], frozenset[int]] = field(default_factory=dict)
+
+    def authorities(self, identity: Identity, object_type: int, name: str) -> frozenset[int]:
+        """What the identity may do to an object: per entity, its most specific matching profile."""
+        entities = [(mq.MQZAET_PRINCIPAL, identity.user), *((mq.MQZAET_GROUP, g) for g in identity.groups)]
+        granted: set[int] = set()
+        for entity_type, entity in entities:
+            best: tuple[tuple[int, int], frozenset[int]] | None = None
+            for (profile, otype, etype, who), auths in self.records.items():
+                if otype != object_type or etype != entity_type or who != entity or not profile_matches(profile, name):
+                    continue
+                rank = _specificity(profile)
+                if best is None or rank > best[0]:
+                    best = (rank, auths)
+            if best is not None:
+                granted |= best[1]
+        return frozenset(granted)
+
+    def allows(self, identity: Identity, object_type: int, name: str, auth: int) -> bool:
+        return auth in self.authorities(identity, object_type, name)
+
+    def matching(
+        self, profile: str, object_type: int | None, options: int, entity: str | None, entity_type: int | None
+    ) -> list[tuple[tuple[str, int, int, str], frozenset[int]]]:
+        """Records Inquire Authority Records reports, sorted by profile, type and entity."""
+        out = []
+        for key, auths in self.records.items():
+            rprofile, otype, etype, who = key
+            if object_type not in (None, mq.MQOT_ALL) and otype != object_type:
+                continue
+            if options & mq.MQAUTHOPT_NAME_ALL_MATCHING:
+                if not profile_matches(rprofile, profile) and rprofile != profile:
+                    continue
+            elif options & mq.MQAUTHOPT_NAME_AS_WILDCARD:
+                if not profile_matches(profile, rprofile):
+                    continue
+            elif rprofile != profile:
+                continue
+            if entity is not None and (who != entity or (entity_type not in (None, mq.MQZAET_NONE) and etype != entity_type)):
+                continue
+            out.append((key, auths))
+        return sorted(out, key=lambda item: item[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """One authority a command needs: on which object (the queue manager, or a queue named by a parameter)."""
+
+    object_type: int
+    name_parameter: int | None  # None: the queue manager itself
+    auth: int
+
+
+@cache
+def requirements() -> dict[int, tuple[Requirement, ...]]:
+    """Per command code, the authorities it needs (formats/command-authorities.tsv)."""
+    out: dict[int, list[Requirement]] = {}
+    for row in read_table("command-authorities.tsv"):
+        name = row["name_parameter"]
+        out.setdefault(value_of(row["command"]), []).append(
+            Requirement(value_of(row["object_type"]), value_of(name) if name else None, value_of(row["authority"]))
+        )
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def command_allowed(
+    records: AuthorityRecords, identity: Identity | None, command: int, values: dict[int, object], qmgr: str
+) -> bool:
+    """Whether the identity may run the command (its parameters already checked); None may do anything."""
+    if identity is None:
+        return True
+    needed = requirements().get(command)
+    if needed is None:
+        return False  # a command without a row is refused to every identity but the server's own
+    for req in needed:
+        if identity.read_only:
+            if req.auth not in READ_ONLY_AUTHS:
+                return False
+            continue
+        name = qmgr if req.name_parameter is None else values.get(req.name_parameter)
+        if req.auth == mq.MQAUTH_DISPLAY and isinstance(name, str) and name.endswith("*"):
+            continue  # a generic inquiry runs; it reports only the objects the identity may display
+        if not isinstance(name, str) or not records.allows(identity, req.object_type, name, req.auth):
+            return False
+    return True
+
+
+def operation_allowed(records: AuthorityRecords, identity: Identity | None, object_type: int, name: str, auth: int) -> bool:
+    """Whether the identity may make an MQI call needing ``auth`` on an object."""
+    if identity is None:
+        return True
+    if identity.read_only:
+        return auth in READ_ONLY_AUTHS
+    return records.allows(identity, object_type, name, auth)

@@ -1,0 +1,122 @@
+"""Set, Inquire and Delete Authority Record: the PCF commands that keep the authority records.
+
+The records live in :class:`pcfserver.engine.authority.AuthorityRecords` in memory and in the
+store's ``authrecs`` table (written in the same transaction as the command's other changes).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from pcfserver import mq
+from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String
+from pcfserver.engine import responses
+from pcfserver.engine.authority import expand, valid_auth, valid_profile
+from pcfserver.engine.messages import MQIError
+from pcfserver.engine.store import SetAuthRec
+
+if TYPE_CHECKING:
+    from pcfserver.engine.engine import Engine
+
+
+class Parsed(Protocol):
+    values: dict[int, object]
+
+
+def _entities(values: dict[int, object]) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    for pid, etype in ((mq.MQCACF_PRINCIPAL_ENTITY_NAMES, mq.MQZAET_PRINCIPAL), (mq.MQCACF_GROUP_ENTITY_NAMES, mq.MQZAET_GROUP)):
+        names = values.get(pid, ())
+        assert isinstance(names, tuple)
+        out += [(etype, str(n)) for n in names if str(n)]
+    if not out:
+        raise MQIError(mq.MQRCCF_ENTITY_NAME_MISSING)
+    return out
+
+
+def _profile(values: dict[int, object]) -> str:
+    profile = values[mq.MQCACF_AUTH_PROFILE_NAME]
+    assert isinstance(profile, str)
+    if not valid_profile(profile):
+        raise MQIError(mq.MQRCCF_PROFILE_NAME_ERROR)
+    return profile
+
+
+def _auths(values: dict[int, object], pid: int) -> tuple[int, ...]:
+    given = values.get(pid, ())
+    assert isinstance(given, tuple)
+    for value in given:
+        if not isinstance(value, int) or not valid_auth(value):
+            raise MQIError(mq.MQRCCF_AUTH_VALUE_ERROR)
+    return tuple(int(v) for v in given)
+
+
+def _store(engine: Engine, key: tuple[str, int, int, str], auths: frozenset[int]) -> None:
+    records = engine.authority.records
+    old = records.get(key)
+    if auths:
+        records[key] = auths
+    else:
+        records.pop(key, None)
+
+    def undo() -> None:
+        if old is None:
+            records.pop(key, None)
+        else:
+            records[key] = old
+
+    engine.record_undo(undo)
+    engine.record_op(SetAuthRec(*key, tuple(sorted(auths))))
+
+
+def set_auth_rec(engine: Engine, command: Message, p: Parsed) -> list[Message]:
+    profile = _profile(p.values)
+    object_type = p.values[mq.MQIACF_OBJECT_TYPE]
+    assert isinstance(object_type, int)
+    add = _auths(p.values, mq.MQIACF_AUTH_ADD_AUTHS)
+    remove = _auths(p.values, mq.MQIACF_AUTH_REMOVE_AUTHS)
+    if not add and not remove:
+        raise MQIError(mq.MQRCCF_AUTH_VALUE_MISSING)
+    for etype, entity in _entities(p.values):
+        key = (profile, object_type, etype, entity)
+        current = engine.authority.records.get(key, frozenset())
+        _store(engine, key, (current - expand(remove)) | expand(add))
+    return responses.success(command)
+
+
+def delete_auth_rec(engine: Engine, command: Message, p: Parsed) -> list[Message]:
+    profile = _profile(p.values)
+    object_type = p.values[mq.MQIACF_OBJECT_TYPE]
+    assert isinstance(object_type, int)
+    keys = [(profile, object_type, etype, entity) for etype, entity in _entities(p.values)]
+    if not any(k in engine.authority.records for k in keys):
+        raise MQIError(mq.MQRC_UNKNOWN_ENTITY)
+    for key in keys:
+        if key in engine.authority.records:
+            _store(engine, key, frozenset())
+    return responses.success(command)
+
+
+def inquire_auth_recs(engine: Engine, command: Message, p: Parsed) -> list[Message]:
+    options = p.values[mq.MQIACF_AUTH_OPTIONS]
+    profile = p.values[mq.MQCACF_AUTH_PROFILE_NAME]
+    assert isinstance(options, int) and isinstance(profile, str)
+    object_type = p.values.get(mq.MQIACF_OBJECT_TYPE)
+    entity = p.values.get(mq.MQCACF_ENTITY_NAME)
+    entity_type = p.values.get(mq.MQIACF_ENTITY_TYPE)
+    assert object_type is None or isinstance(object_type, int)
+    assert entity_type is None or isinstance(entity_type, int)
+    found = engine.authority.matching(profile, object_type, options, str(entity) if entity else None, entity_type)
+    if not found:
+        raise MQIError(mq.MQRC_UNKNOWN_ENTITY)
+    out = []
+    for (rprofile, otype, etype, who), auths in found:
+        params: tuple[Parameter, ...] = (
+            String(mq.MQCACF_AUTH_PROFILE_NAME, rprofile.ljust(48), engine.ccsid),
+            Integer(mq.MQIACF_OBJECT_TYPE, otype),
+            String(mq.MQCACF_ENTITY_NAME, who.ljust(12), engine.ccsid),
+            Integer(mq.MQIACF_ENTITY_TYPE, etype),
+            IntegerList(mq.MQIACF_AUTHORIZATION_LIST, tuple(sorted(auths))),
+        )
+        out.append(responses.ok_response(command, params))
+    return responses.numbered(out)
