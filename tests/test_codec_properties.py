@@ -79,7 +79,9 @@ def string_lists(draw: st.DrawFn) -> StringList:
     texts = draw(st.lists(text_in(ccsid), max_size=5))
     width = max((len(t.encode(codec)) for t in texts), default=0)
     blank = len(" ".encode(codec))
-    return StringList(draw(INT32), tuple(t + " " * ((width - len(t.encode(codec))) // blank) for t in texts), ccsid)
+    values = tuple(t + " " * ((width - len(t.encode(codec))) // blank) for t in texts)
+    # the StringLength a decoded list carries: its values' width, or any length when it holds none
+    return StringList(draw(INT32), values, ccsid, draw(st.integers(0, 64)) if not values else width)
 
 
 @st.composite
@@ -148,6 +150,34 @@ def test_encode_then_decode_is_the_identity(message: Message, order: str) -> Non
         assert got == message
         assert (got.byte_order, got.offset, got.length, got.parameter_count) == (order, 0, len(data), len(message.parameters))
         assert got.error is None and got.warnings == ()
+
+
+@SETTINGS
+@given(messages(), ORDERS)
+def test_decode_then_encode_gives_back_the_same_bytes(message: Message, order: str) -> None:
+    """A canonical stream survives decode then encode byte for byte, an empty MQCFSL's StringLength included."""
+    data = encode(message, byte_order=order)
+    (decoded,) = decode(data)
+    assert encode(decoded, byte_order=order) == data
+
+    def lengths(params: tuple[Parameter, ...]) -> list[int | None]:
+        out: list[int | None] = []
+        for p in params:
+            if isinstance(p, Group):
+                out += lengths(p.parameters)
+            elif isinstance(p, StringList):
+                out.append(p.string_length)
+        return out
+
+    assert lengths(decoded.parameters) == lengths(message.parameters)
+
+
+def test_an_empty_string_list_keeps_its_string_length() -> None:
+    data = encode(Message(8, (StringList(2020, (), 0, 43),)))
+    assert struct.unpack_from(">2l", data, 36 + 16) == (0, 43)  # Count 0, StringLength 43
+    (got,) = decode(data)
+    assert got.parameters[0].string_length == 43  # type: ignore[union-attr]
+    assert encode(got) == data
 
 
 def _walk(data: bytes, order: str, pos: int, count: int) -> int:

@@ -86,8 +86,11 @@ def _append(out: list[bytes], item: Parameter, k: _Packers, default_ccsid: int) 
     elif kind is StringList:
         assert isinstance(item, StringList)
         encoded = [_bytes_of(v, item.ccsid, default_ccsid, item.parameter) for v in item.values]
-        each = max((len(e) for e in encoded), default=0)
         blank = _bytes_of(" ", item.ccsid, default_ccsid, item.parameter)
+        each = max((len(e) for e in encoded), default=0)
+        carried = item.string_length  # as decoded: an empty list's StringLength, or a width wider than its values
+        if carried is not None and carried > each and (not encoded or (carried - each) % len(blank) == 0):
+            each = carried
         data = b"".join(e + blank * ((each - len(e)) // len(blank)) for e in encoded)  # a blank is 2 bytes in UTF-16
         pad = _PADS[len(data) & 3]
         if len(encoded) > 24 + len(data) + len(pad):  # as the decoder: never more strings than bytes
