@@ -25,6 +25,8 @@ def execute() -> Recorder:
     for name, kind in QUEUES.items():
         extra = " TGTQNAME(LQ)" if kind == "*ALS" else ""
         assert run(recorder, f"CRTMQMQ QNAME({name}) QTYPE({kind}){extra}") == ["AMQ8006: IBM MQ queue created."]
+    # CLCHNAME needs a transmission queue (MQRCCF_CLUS_XMIT_Q_USAGE_ERROR otherwise)
+    assert run(recorder, "CRTMQMQ QNAME(XQ) QTYPE(*LCL) USAGE(*TMQ)") == ["AMQ8006: IBM MQ queue created."]
     return recorder
 
 
@@ -143,13 +145,13 @@ CHGMQMQ = [
     ("AQ", "TARGTYPE(*TOPIC)", I(mq.MQIA_BASE_TYPE, mq.MQOT_TOPIC)),
     ("LQ", "CUSTOM('OWNER(PAY)')", S(mq.MQCA_CUSTOM, "OWNER(PAY)")),
     ("LQ", "CUSTOM(*BLANK)", S(mq.MQCA_CUSTOM, "")),
-    ("LQ", "CLCHNAME('TO.*')", S(mq.MQCA_CLUS_CHL_NAME, "TO.*")),
-    ("LQ", "CLCHNAME(*NONE)", S(mq.MQCA_CLUS_CHL_NAME, "")),
+    ("XQ", "CLCHNAME('TO.*')", S(mq.MQCA_CLUS_CHL_NAME, "TO.*")),
+    ("XQ", "CLCHNAME(*NONE)", S(mq.MQCA_CLUS_CHL_NAME, "")),
     ("LQ", "IMGRCOVQ(*NO)", I(mq.MQIA_MEDIA_IMAGE_RECOVER_Q, mq.MQIMGRCOV_NO)),
     ("LQ", "IMGRCOVQ(*YES)", I(mq.MQIA_MEDIA_IMAGE_RECOVER_Q, mq.MQIMGRCOV_YES)),
     ("LQ", "IMGRCOVQ(*QMGR)", I(mq.MQIA_MEDIA_IMAGE_RECOVER_Q, mq.MQIMGRCOV_AS_Q_MGR)),
 ]
-TYPES = {"LQ": mq.MQQT_LOCAL, "MQ": mq.MQQT_MODEL, "AQ": mq.MQQT_ALIAS, "RQ": mq.MQQT_REMOTE}
+TYPES = {"LQ": mq.MQQT_LOCAL, "XQ": mq.MQQT_LOCAL, "MQ": mq.MQQT_MODEL, "AQ": mq.MQQT_ALIAS, "RQ": mq.MQQT_REMOTE}
 
 
 def test_every_chgmqmq_attribute_keyword_is_in_the_table() -> None:
@@ -190,6 +192,7 @@ def test_by_position(execute: Recorder) -> None:
         String(mq.MQCA_Q_DESC, "By position"), Integer(mq.MQIA_INHIBIT_PUT, 1), Integer(mq.MQIA_DEF_PRIORITY, 4),
     )
     # every position up to CLCHNAME (55); *SAME leaves the rest alone
+    assert run(execute, "CHGMQMQ QNAME(LQ) USAGE(*TMQ)") == ["AMQ8008: IBM MQ queue changed."]  # CLCHNAME needs XMITQ
     values = ["LQ", "*DFT", "*LCL", "*NO"] + ["*SAME"] * 50 + ["'SEND.*'"]
     assert run(execute, "CHGMQMQ " + " ".join(values)) == ["AMQ8008: IBM MQ queue changed."]
     assert execute.queue("LQ")[mq.MQCA_CLUS_CHL_NAME] == "SEND.*"

@@ -7,6 +7,7 @@ the error message: (MQIACF_PARAMETER_ID or MQIACF_SELECTOR, value), or None for 
 
 from __future__ import annotations
 
+import pathlib
 from dataclasses import dataclass, field
 
 import pytest
@@ -116,7 +117,8 @@ CASES = [
     Case("create transmission queue in a cluster", create("X1", L, I(mq.MQIA_USAGE, 1), S(mq.MQCA_CLUSTER_NAME, "C")), mq.MQRCCF_CLUSTER_Q_USAGE_ERROR),
     Case("create SYSTEM.CHANNEL.INITQ in a cluster", create("SYSTEM.CHANNEL.INITQ", L, S(mq.MQCA_CLUSTER_NAME, "C")), mq.MQRCCF_CLUSTER_Q_USAGE_ERROR),
     Case("create with cell scope", create("Q1", L, I(mq.MQIA_SCOPE, mq.MQSCO_CELL)), mq.MQRCCF_CELL_DIR_NOT_AVAILABLE, (PID, mq.MQIA_SCOPE)),
-    Case("create ClusterChannelName 20", create("X1", L, S(mq.MQCA_CLUS_CHL_NAME, "C" * 20)), OK),
+    Case("create ClusterChannelName 20", create("X1", L, I(mq.MQIA_USAGE, mq.MQUS_TRANSMISSION), S(mq.MQCA_CLUS_CHL_NAME, "C" * 20)), OK),
+    Case("create ClusterChannelName on a normal queue", create("X1", L, S(mq.MQCA_CLUS_CHL_NAME, "C")), mq.MQRCCF_CLUS_XMIT_Q_USAGE_ERROR),
     Case("create ClusterChannelName 21", create("X1", L, S(mq.MQCA_CLUS_CHL_NAME, "C" * 21)), mq.MQRCCF_CFST_STRING_LENGTH_ERR, (PID, mq.MQCA_CLUS_CHL_NAME)),
     Case("create MQCFT_COMMAND version 1", command(mq.MQCMD_CREATE_Q, qname("Q1"), qtype(L), version=1, kind=mq.MQCFT_COMMAND), OK),
     Case("create MQCFT_COMMAND_XR version 2", command(mq.MQCMD_CREATE_Q, qname("Q1"), qtype(L), version=2), OK),
@@ -232,3 +234,28 @@ def test_command(case: Case, order: str) -> None:
 
 def test_ids_are_unique() -> None:
     assert len({c.id for c in CASES}) == len(CASES)
+
+
+# ------------------------------------------------------------------ ClusterChannelName needs USAGE(XMITQ)
+
+
+def test_cluster_channel_name_needs_a_transmission_queue_on_create_copy_and_change(tmp_path: pathlib.Path) -> None:
+    from pcfserver.codec import String as _String
+
+    engine = open_engine(tmp_path)
+    clch = _String(mq.MQCA_CLUS_CHL_NAME, "TO.*")
+    xmitq = Integer(mq.MQIA_USAGE, mq.MQUS_TRANSMISSION)
+    normal = Integer(mq.MQIA_USAGE, mq.MQUS_NORMAL)
+    assert reason(run(engine, create("CL.NORMAL", mq.MQQT_LOCAL, clch))) == mq.MQRCCF_CLUS_XMIT_Q_USAGE_ERROR
+    assert reason(run(engine, create("CL.X", mq.MQQT_LOCAL, xmitq, clch))) == 0
+    # Change sees the final state: dropping XMITQ while CLCHNAME stays is refused, and nothing changes
+    assert reason(run(engine, change("CL.X", mq.MQQT_LOCAL, normal))) == mq.MQRCCF_CLUS_XMIT_Q_USAGE_ERROR
+    from engine_support import inquire
+
+    assert inquire(engine, "CL.X", mq.MQIA_USAGE)[mq.MQIA_USAGE] == mq.MQUS_TRANSMISSION
+    # ... and blanking CLCHNAME in the same command lets it through
+    assert reason(run(engine, change("CL.X", mq.MQQT_LOCAL, normal, _String(mq.MQCA_CLUS_CHL_NAME, "")))) == 0
+    assert reason(run(engine, copy("CL.X", "CL.COPY", mq.MQQT_LOCAL, clch))) == mq.MQRCCF_CLUS_XMIT_Q_USAGE_ERROR
+    assert reason(run(engine, copy("CL.X", "CL.COPY", mq.MQQT_LOCAL, clch, xmitq))) == 0
+    assert reason(run(engine, change("CL.COPY", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 9)))) == 0  # unrelated change: no check
+    engine.close()

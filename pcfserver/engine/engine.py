@@ -101,7 +101,8 @@ _REMOTE_Q = mq.MQCA_REMOTE_Q_NAME
 _REMOTE_QMGR = mq.MQCA_REMOTE_Q_MGR_NAME
 _QMGR_NAME = mq.MQCA_Q_MGR_NAME
 _NAME_LENGTH = mq.MQ_Q_NAME_LENGTH
-_CHECKED_TOGETHER = frozenset((_CLUSTER_NAME, _CLUSTER_NAMELIST, _USAGE, _SCOPE))
+_CLUS_CHL_NAME = mq.MQCA_CLUS_CHL_NAME
+_CHECKED_TOGETHER = frozenset((_CLUSTER_NAME, _CLUSTER_NAMELIST, _USAGE, _SCOPE, _CLUS_CHL_NAME))
 # Runtime status reported by Inquire Queue (not kept in the store: no messages exist here).
 _STATUS_SLOT = {mq.MQIA_CURRENT_Q_DEPTH: 0, mq.MQIA_OPEN_INPUT_COUNT: 1, mq.MQIA_OPEN_OUTPUT_COUNT: 2}
 # Local queues a new queue manager has besides the default objects (IBM MQ creates these too):
@@ -777,13 +778,16 @@ class Engine:
 
     @staticmethod
     def _check_combination(name: str, attrs: dict[int, AttrValue]) -> None:
-        """Rules on the resulting attribute set (S5, S8, S11)."""
+        """Rules on the resulting attribute set (S5, S8, S11; formats/queue-attributes.tsv notes)."""
         cluster = attrs.get(_CLUSTER_NAME, "")
         namelist = attrs.get(_CLUSTER_NAMELIST, "")
         if cluster and namelist:
             raise _Reject(mq.MQRCCF_CLUSTER_NAME_CONFLICT)
         if (cluster or namelist) and (attrs.get(_USAGE) == mq.MQUS_TRANSMISSION or name in _NOT_CLUSTERABLE):
             raise _Reject(mq.MQRCCF_CLUSTER_Q_USAGE_ERROR)
+        if attrs.get(_CLUS_CHL_NAME) and attrs.get(_USAGE) != mq.MQUS_TRANSMISSION:
+            # IBM: "If the local queue attribute CLCHNAME is set, the attribute USAGE must be set to XMITQ".
+            raise _Reject(mq.MQRCCF_CLUS_XMIT_Q_USAGE_ERROR)
         if attrs.get(_SCOPE) == mq.MQSCO_CELL:
             # No name service with a cell directory is configured here (S8 4068).
             raise _Reject(mq.MQRCCF_CELL_DIR_NOT_AVAILABLE, _SCOPE)
