@@ -23,6 +23,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "put": ("pcfserver.client.rest_cli", "put messages on a queue over the messaging REST API (like amqsput)"),
     "get": ("pcfserver.client.rest_cli", "get messages from a queue over the messaging REST API (like amqsget)"),
     "browse": ("pcfserver.client.rest_cli", "show a queue's messages without removing them (like amqsbcg)"),
+    "user": ("pcfserver.cli_user", "add, list or remove the users who may sign in to the REST API (roles MQWebAdmin, MQWebAdminRO, MQWebUser)"),
     "conformance": ("pcfserver.conformance.cli", "run the conformance suite against a PCF server"),
     "pipeline": ("pcfserver.pipeline.cli", "decode captured PCF streams at scale on Apache Spark"),
 }

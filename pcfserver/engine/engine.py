@@ -411,6 +411,20 @@ class Engine:
         self._pending = []
         return result, batch
 
+    def apply_command(self, command: Message, identity: Identity | None = None) -> list[Message]:
+        """One PCF command inside an operation being applied (``apply_operation``), under ``identity``:
+        whole or not at all, committed with the operation (the REST API's MQSC commands)."""
+        saved, self._identity = self._identity, identity
+        undo_mark, ops_mark = len(self._undo), len(self._pending)
+        try:
+            return self._execute_one(command)
+        except Exception as exc:  # a bug or a resource problem: the state stays as it was
+            log.exception("command failed unexpectedly")
+            self._rollback(undo_mark, ops_mark)
+            return self._unexpected(command, exc)
+        finally:
+            self._identity = saved
+
     def execute_operation(self, action: Callable[[], _T]) -> _T:
         """A message-layer call applied and committed durably; raises its MQIError."""
         result, batch = self.apply_operation(action)

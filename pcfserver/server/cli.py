@@ -14,7 +14,7 @@ import trio
 from pcfserver.server.committer import Engine, commit_in_thread
 from pcfserver.server.core import ServerConfig
 from pcfserver.server.logs import LOGGER_NAME, configure_logging
-from pcfserver.server.service import Addresses, Service
+from pcfserver.server.service import Addresses, InsecureListen, Service
 
 log = logging.getLogger(LOGGER_NAME)
 SWITCH_INTERVAL = 0.0002
@@ -43,6 +43,13 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=1414, help="TCP port; 0 picks a free one (default 1414)")
     parser.add_argument("--http-port", type=int, default=None, metavar="N", help="also serve IBM MQ's messaging REST API over HTTP on this port; 0 picks a free one (default: off)")
+    parser.add_argument("--https-port", type=int, default=None, metavar="N", help="serve the REST API over HTTPS on this port; 0 picks a free one (default: off; mqweb uses 9443)")
+    parser.add_argument("--pcf-tls", action="store_true", help="the PCF port speaks TLS (with --tls-ca, clients must present a certificate whose CN is a user)")
+    parser.add_argument("--tls-cert", default=None, metavar="PEM", help="TLS certificate chain (default: a self-signed one for localhost, made once in the data directory)")
+    parser.add_argument("--tls-key", default=None, metavar="PEM", help="the TLS certificate's private key")
+    parser.add_argument("--tls-ca", default=None, metavar="PEM", help="CA certificates of accepted client certificates (required on the PCF TLS port, optional on HTTPS)")
+    parser.add_argument("--token-lifetime", type=_seconds, default=7200.0, metavar="S", help="seconds a REST login token lasts (default 7200, mqweb's 120 minutes)")
+    parser.add_argument("--insecure", action="store_true", help="listen on a non-loopback --host even where a port has no authentication")
     parser.add_argument("--data", default="./pcfdata", help="data directory of the store (default ./pcfdata)")
     parser.add_argument("--qmgr", default=None, help="queue manager name of a new data directory (default QM1; an existing one keeps its own)")
     parser.add_argument("--ccsid", type=_positive_int, default=None, help="queue manager CCSID of a new data directory (default 819)")
@@ -64,6 +71,13 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         host=args.host,
         port=args.port,
         http_port=args.http_port,
+        https_port=args.https_port,
+        pcf_tls=args.pcf_tls,
+        tls_cert=Path(args.tls_cert) if args.tls_cert else None,
+        tls_key=Path(args.tls_key) if args.tls_key else None,
+        tls_ca=Path(args.tls_ca) if args.tls_ca else None,
+        token_lifetime=args.token_lifetime,
+        insecure=args.insecure,
         ccsid=args.ccsid or 819,
         max_message_bytes=args.max_message_bytes,
         max_connections=args.max_connections,
@@ -75,18 +89,24 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-def startup_line(address: tuple[str, int], data: Path, qmgr: str, http: tuple[str, int] | None = None) -> str:
+def startup_line(
+    address: tuple[str, int], data: Path, qmgr: str, http: tuple[str, int] | None = None, https: tuple[str, int] | None = None, pcf_tls: bool = False
+) -> str:
     def shown(pair: tuple[str, int]) -> str:
         host, port = pair
         return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
     web = f" http {shown(http)}" if http is not None else ""
-    return f"pcfserver listening on {shown(address)}{web} data {data} qmgr {qmgr}"
+    web += f" https {shown(https)}" if https is not None else ""
+    tls = " (TLS)" if pcf_tls else ""
+    return f"pcfserver listening on {shown(address)}{tls}{web} data {data} qmgr {qmgr}"
 
 
 async def serve_until_signal(engine: Engine, config: ServerConfig, data: Path, qmgr: str) -> None:
     """Serves until SIGINT/SIGTERM: the first stops gracefully, a second one stops at once."""
-    service = Service(engine, config)
+    service = Service(engine, config, data)
+    if service.certificate is not None and config.tls_cert is None:
+        print(f"pcfserver: TLS with the self-signed certificate {service.certificate[0]}", flush=True)
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
 
@@ -94,8 +114,8 @@ async def serve_until_signal(engine: Engine, config: ServerConfig, data: Path, q
                 await service.serve(task_status=task_status)
                 nursery.cancel_scope.cancel()
 
-            address, http = await nursery.start(serve_then_stop)
-            line = startup_line(address, data, qmgr, http)
+            addresses = await nursery.start(serve_then_stop)
+            line = startup_line(addresses.pcf, data, qmgr, addresses.http, addresses.https, config.pcf_tls)
             print(line, flush=True)
             log.info("%s", line, extra={"event": "listening"})
             async for signum in signals:
@@ -135,8 +155,15 @@ def run(name: str, args: argparse.Namespace) -> int:
         # The engine thread gives up the GIL at every SQLite call; with the default 5 ms switch
         # interval, taking it back from a busy event loop stalls each commit by up to 5 ms.
         sys.setswitchinterval(SWITCH_INTERVAL)
+    if (config.tls_cert is None) != (config.tls_key is None):
+        print("pcfserver serve: --tls-cert and --tls-key go together", file=sys.stderr)
+        engine.close()
+        return 2
     try:
         trio.run(serve_until_signal, engine, config, data, qmgr)
+    except InsecureListen as exc:
+        print(f"pcfserver serve: {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:
         print(f"pcfserver serve: {exc}", file=sys.stderr)
         return 1

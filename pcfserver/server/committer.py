@@ -21,6 +21,7 @@ import trio
 
 from pcfserver import mq
 from pcfserver.codec import Message
+from pcfserver.engine.authority import Identity
 from pcfserver.engine.engine import Batch
 from pcfserver.engine.responses import error_responses
 from pcfserver.server.logs import LOGGER_NAME
@@ -39,7 +40,7 @@ class Engine(Protocol):
 class PipelinedEngine(Engine, Protocol):
     """An engine that applies in memory and commits separately (``pcfserver.engine.Engine``)."""
 
-    def apply_batch(self, commands: Sequence[Message]) -> tuple[list[list[Message]], Batch]: ...
+    def apply_batch(self, commands: Sequence[Message], identity: Identity | None = None) -> tuple[list[list[Message]], Batch]: ...
 
     def commit(self, batch: Batch) -> None: ...
 

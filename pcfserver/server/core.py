@@ -32,6 +32,7 @@ import trio
 
 from pcfserver import mq, names
 from pcfserver.codec import Message, String
+from pcfserver.engine.authority import Identity
 from pcfserver.server.capture import DEFAULT_ROTATE_BYTES, Capture, ConnectionCapture
 from pcfserver.server.committer import Committer, Engine, Job, PipelinedEngine
 from pcfserver.server.logs import LOGGER_NAME, CommandLines, Entry
@@ -78,6 +79,17 @@ class ServerConfig:
     http_port: int | None = None
     max_header_bytes: int = 16 * 1024
     max_headers: int = 100
+    # TLS and authentication (issue 12): the HTTPS port (None: off; 0: a free port), the PCF port
+    # over TLS, the certificate and key (None: the data directory's self-signed pair), the CAs of
+    # accepted client certificates, the login token's lifetime, and --insecure (listen beyond
+    # loopback without authentication).
+    https_port: int | None = None
+    pcf_tls: bool = False
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    tls_ca: Path | None = None
+    token_lifetime: float = 7200.0
+    insecure: bool = False
 
 
 class _Job(Job):
@@ -94,7 +106,11 @@ class _Job(Job):
         self.started = time.perf_counter()
 
     def apply(self, engine: PipelinedEngine) -> None:
-        _, self.batch = engine.apply_batch(self.commands)
+        identity = self.conn.identity
+        if identity is None:
+            _, self.batch = engine.apply_batch(self.commands)
+        else:
+            _, self.batch = engine.apply_batch(self.commands, identity)
 
     def release(self, answers: list[list[Message]], failure: BaseException | None) -> None:
         """The commands' changes are durable: their answers go to the peer, in order."""
@@ -119,7 +135,7 @@ _READING = (_IDLE, _READ)
 
 class _Connection:
     __slots__ = (
-        "capture", "closed", "dead", "deadline", "expired", "final", "flushing", "held", "number", "outstanding",
+        "capture", "closed", "dead", "deadline", "expired", "final", "flushing", "held", "identity", "number", "outstanding",
         "peer", "proto", "scope", "sock", "stopped", "timer", "unsent", "wait_for", "waiter",
     )
 
@@ -128,6 +144,7 @@ class _Connection:
         self.peer = peer
         self.sock = sock
         self.proto = proto
+        self.identity: Identity | None = None  # who a TLS client certificate names (None: the server's own authority)
         self.capture = capture
         self.scope: trio.CancelScope | None = None
         # The time by which the wait named by ``timer`` must end; infinite while not blocked.
@@ -271,14 +288,18 @@ class PcfServer:
 
     async def serve(self, *, task_status: trio.TaskStatus[tuple[str, int]] = trio.TASK_STATUS_IGNORED) -> None:
         cfg = self.config
-        listeners = await trio.open_tcp_listeners(cfg.port, host=cfg.host)
+        # With the PCF port over TLS, the TLS front listens and hands connections over (``adopt``).
+        listeners = await trio.open_tcp_listeners(cfg.port, host=cfg.host) if not cfg.pcf_tls else []
         sockets: list[socket.socket] = []
         for listener in listeners:
             sockets.append(socket.socket(fileno=listener.socket.detach()))
         for lsock in sockets:
             lsock.setblocking(False)
-        name = sockets[0].getsockname()
-        self.address = (str(name[0]), int(name[1]))
+        if sockets:
+            name = sockets[0].getsockname()
+            self.address = (str(name[0]), int(name[1]))
+        else:
+            self.address = ("", 0)
         try:
             async with trio.open_nursery() as outer:
                 if self._owns_committer:
@@ -342,19 +363,32 @@ class PcfServer:
                 )
                 sock.close()
                 continue
-            sock.setblocking(False)
-            if sock.family in (socket.AF_INET, socket.AF_INET6):
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            conn = _Connection(
-                self._numbers,
-                peer_name,
-                sock,
-                ServerProtocol(max_message_bytes=self.config.max_message_bytes, default_ccsid=self.config.ccsid),
-                self._capture.connection(self._numbers) if self._capture else None,
-            )
-            self._connections.add(conn)
-            self._count_changed()
-            nursery.start_soon(self._handle, conn)
+            self._start(sock, peer_name, None, nursery)
+
+    def adopt(self, sock: socket.socket, peer_name: str, identity: Identity | None) -> None:
+        """Serves a connection accepted elsewhere (the TLS front), its commands run under ``identity``."""
+        self._numbers += 1
+        if self._connection_nursery is None or self._stopping or len(self._connections) >= self.config.max_connections:
+            log.warning("connection %d from %s refused", self._numbers, peer_name, extra={"event": "refused", "peer": peer_name, "connection": self._numbers})
+            sock.close()
+            return
+        self._start(sock, peer_name, identity, self._connection_nursery)
+
+    def _start(self, sock: socket.socket, peer_name: str, identity: Identity | None, nursery: trio.Nursery) -> None:
+        sock.setblocking(False)
+        if sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        conn = _Connection(
+            self._numbers,
+            peer_name,
+            sock,
+            ServerProtocol(max_message_bytes=self.config.max_message_bytes, default_ccsid=self.config.ccsid),
+            self._capture.connection(self._numbers) if self._capture else None,
+        )
+        conn.identity = identity
+        self._connections.add(conn)
+        self._count_changed()
+        nursery.start_soon(self._handle, conn)
 
     # -- timeouts ---------------------------------------------------------------------------
 

@@ -12,14 +12,18 @@ idle for ``idle_timeout`` and connections beyond ``max_connections`` are refused
 logged.  ``shutdown`` stops accepting, ends waiting gets and idle connections, lets requests in
 flight finish and then returns from ``serve``.
 
-Issue 12 adds TLS (an ``ssl_context`` for the listener), authentication and the admin routes;
-both go in front of ``MessagingApi.handle`` in ``_respond``.
+With an ``ssl_context`` the listener speaks HTTPS: the TLS handshake is done here (under the read
+timeout) before hypercorn sees the connection, and a client certificate's subject CN is handed to
+the application as the user it names.  What a request may do is decided by the shared sans-IO
+``RestApp`` (authentication, roles, the admin and messaging APIs); this shell only runs the
+operation it hands back, under the identity it names, through the committer.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import ssl
 import time
 from collections.abc import Callable
 from typing import Any, cast
@@ -32,14 +36,19 @@ from hypercorn.trio.worker_context import WorkerContext
 from hypercorn.typing import ConnectionState
 
 from pcfserver import mq
+from pcfserver.engine.authority import Identity
 from pcfserver.engine.engine import Batch
 from pcfserver.engine.engine import Engine as FullEngine
 from pcfserver.engine.messages import MQIError
+from pcfserver.engine.messaging import SessionState
+from pcfserver.rest.admin import AdminOperation
+from pcfserver.rest.app import RestApp, Routed
 from pcfserver.rest.http import Request, Response, error
-from pcfserver.rest.messaging import MessagingApi, Operation
+from pcfserver.rest.messaging import Operation
 from pcfserver.server.committer import Committer, Job, PipelinedEngine
 from pcfserver.server.core import ServerConfig, address_name
 from pcfserver.server.logs import LOGGER_NAME
+from pcfserver.server.tls import certificate_user
 
 log = logging.getLogger(LOGGER_NAME)
 APPL_NAME = "pcfserver REST"
@@ -87,7 +96,16 @@ class _TCPServer(TCPServer):
 class HttpServer:
     """Serves the messaging REST API of one engine over HTTP until ``shutdown()`` or cancellation."""
 
-    def __init__(self, engine: Any, config: ServerConfig | None = None, committer: Committer | None = None, *, port: int = 0) -> None:
+    def __init__(
+        self,
+        engine: Any,
+        config: ServerConfig | None = None,
+        committer: Committer | None = None,
+        *,
+        port: int = 0,
+        app: RestApp | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
         if not hasattr(engine, "apply_operation"):
             raise TypeError("the HTTP listener needs an engine with a message layer (pcfserver.engine.Engine)")
         self.engine = cast(FullEngine, engine)
@@ -95,11 +113,14 @@ class HttpServer:
         self.port = port
         self._owns_committer = committer is None
         self.committer = committer or Committer(engine, in_thread=self.config.engine_in_thread)
-        self.api = MessagingApi(self.engine.qmgr_name)
+        self.app = app or RestApp(self.engine.qmgr_name, None, time.monotonic)
+        self.ssl_context = ssl_context
+        self.scheme = "https" if ssl_context is not None else "http"
         self.layer = self.engine.messaging
         self.address: tuple[str, int] | None = None
         self.requests = 0
         self._session = self.layer.open_session(APPL_NAME)
+        self._sessions: dict[Identity, SessionState] = {}  # a signed-in user's messaging session
         self._connections = 0
         self._numbers = 0
         self._stopping = False
@@ -173,8 +194,9 @@ class HttpServer:
         finally:
             for listener in listeners:
                 await listener.aclose()
-            if self.layer.sessions.get(self._session.ident) is self._session:
-                self.layer.end_session(self._session)
+            for session in (self._session, *self._sessions.values()):
+                if self.layer.sessions.get(session.ident) is session:
+                    self.layer.end_session(session)
             log.info("HTTP answered %d requests", self.requests, extra={"event": "stats"})
 
     async def _accept_loop(self, listener: trio.SocketListener, nursery: trio.Nursery) -> None:
@@ -199,7 +221,24 @@ class HttpServer:
 
     async def _serve_connection(self, stream: trio.SocketStream) -> None:
         try:
-            server = _TCPServer(self._app, self._hypercorn, self._context, ConnectionState({}), cast(Any, stream))
+            state: dict[str, Any] = {}
+            served: trio.SocketStream | trio.SSLStream[trio.SocketStream] = stream
+            if self.ssl_context is not None:
+                tls = trio.SSLStream(stream, self.ssl_context, server_side=True, https_compatible=True)
+                shaken = False
+                with trio.move_on_after(self.config.read_timeout):
+                    try:
+                        await tls.do_handshake()
+                        shaken = True
+                    except trio.BrokenResourceError as exc:
+                        peer = _peer_name(stream)
+                        log.info("HTTPS handshake with %s failed: %s", peer, exc.__cause__ or exc, extra={"event": "tls_failed", "peer": peer})
+                if not shaken:
+                    await stream.aclose()
+                    return
+                state["certificate_user"] = certificate_user(tls.getpeercert())
+                served = tls
+            server = _TCPServer(self._app, self._hypercorn, self._context, ConnectionState(state), cast(Any, served))
             await server.run()
         except Exception:
             log.exception("HTTP connection failed", extra={"event": "error"})
@@ -261,10 +300,32 @@ class HttpServer:
             return error("body_timeout", f"{cfg.read_timeout:g}"), None, ""
         path = scope.get("raw_path") or scope["path"].encode("utf-8")
         request = Request(scope["method"], path.decode("latin-1"), scope.get("query_string", b"").decode("latin-1"), headers, bytes(body))
-        answer = self.api.handle(request)
+        peer = address_name(scope.get("client"))
+        answer = self.app.handle(request, peer, scope.get("state", {}).get("certificate_user"))
         if isinstance(answer, Response):
             return answer, request, ""
-        return await self._run(answer), request, answer.kind
+        if isinstance(answer.operation, AdminOperation):
+            return await self._run_admin(answer), request, answer.operation.kind
+        return await self._run(answer.operation, self._session_for(answer.identity)), request, answer.operation.kind
+
+    def _session_for(self, identity: Identity | None) -> SessionState:
+        if identity is None:
+            return self._session
+        session = self._sessions.get(identity)
+        if session is None or self.layer.sessions.get(session.ident) is not session:
+            session = self._sessions[identity] = self.layer.open_session(APPL_NAME, identity=identity)
+        return session
+
+    async def _run_admin(self, routed: Routed) -> Response:
+        """An MQSC command of the admin API: applied whole in one operation, answered once durable."""
+        operation = routed.operation
+        assert isinstance(operation, AdminOperation)
+        engine, identity = self.engine, routed.identity
+        job = await self._apply(lambda: operation.run(lambda command: engine.apply_command(command, identity)))
+        if isinstance(job.result, Response):
+            return job.result
+        reason = job.result.reason if isinstance(job.result, MQIError) else mq.MQRC_UNEXPECTED_ERROR
+        return error("unexpected", reason, reason=reason)
 
     async def _apply(self, action: Callable[[], object]) -> _Operation:
         job = _Operation(self.committer, action)
@@ -273,9 +334,9 @@ class HttpServer:
         await job.done.wait()
         return job
 
-    async def _run(self, op: Operation) -> Response:
+    async def _run(self, op: Operation, session: SessionState) -> Response:
         """Runs an operation through the committer; a get that finds nothing waits for an arrival until ``op.wait`` passes."""
-        layer, session = self.layer, self._session
+        layer = self.layer
         deadline = trio.current_time() + op.wait
         handle: int | None = None
         try:
@@ -299,7 +360,7 @@ class HttpServer:
                 await self._wait_arrival(base, deadline, job.arrivals_seen)
         finally:
             if handle is not None:
-                self._close_handle(handle)
+                self._close_handle(session, handle)
         return op.respond(result)
 
     async def _wait_arrival(self, queue: str, deadline: float, seen: int) -> None:
@@ -313,9 +374,9 @@ class HttpServer:
         finally:
             self._waits.discard(event)
 
-    def _close_handle(self, handle: int) -> None:
+    def _close_handle(self, session: SessionState, handle: int) -> None:
         """Closing a handle changes no stored state: applied at once, nothing to commit."""
-        layer, session = self.layer, self._session
+        layer = self.layer
         result, batch = self.engine.apply_operation(lambda: layer.close(session, handle))
         assert isinstance(batch, Batch) and not batch.ops, result
 
@@ -325,3 +386,4 @@ def _peer_name(stream: trio.SocketStream) -> str:
         return address_name(stream.socket.getpeername())
     except OSError:
         return "?"
+

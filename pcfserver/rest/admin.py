@@ -1,0 +1,254 @@
+"""IBM MQ's administrative REST API as pure logic (sans-IO).
+
+    POST /ibmmq/rest/v1|v2|v3/admin/action/qmgr/{qmgr}/mqsc     runCommand (MQSC text) or runCommandJSON
+    GET  /ibmmq/rest/v1|v2|v3/admin/qmgr[/{qmgr}]                the queue manager and its state
+    GET  /ibmmq/rest/v1|v2|v3/admin/installation                 this installation
+
+An mqsc request becomes an :class:`AdminOperation`: the shell runs ``operation.run(execute)``
+inside one engine operation (``execute`` applies one PCF command under the caller's identity),
+so the whole MQSC command applies whole or not at all and its answer is released only once
+durable.  runCommand runs the text through the MQSC dialect (the REST form of MQCMD_ESCAPE) and
+answers each response's lines as ``text``; runCommandJSON turns the JSON into the same MQSC
+command (string values quoted, so their case is kept; value words bare) and answers each
+response's attributes as ``parameters`` (lower-case MQSC keywords, numbers as numbers).  A
+failed command answers HTTP 200 with non-zero completion and reason codes in its item and
+``overallCompletionCode`` 2, ``overallReasonCode`` 3008 (MQRCCF_COMMAND_FAILED), and the AMQ
+lines in ``message``; choices and their reasons are in ``formats/rest-admin.tsv``.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+from urllib.parse import unquote
+
+from pcfserver import mq
+from pcfserver.codec.model import Message
+from pcfserver.dialects import keyword_parameter, keyword_values, mqsc
+from pcfserver.dialects.keywords import is_string_parameter
+from pcfserver.dialects.outcome import Execute, failure
+from pcfserver.rest.http import JSON, Request, Response, error
+from pcfserver.tables import read_table
+
+CSRF_HEADER = "ibm-mq-rest-csrf-token"
+VERSION = "9.4.0.0"  # the MQ level whose REST API this server answers as (formats/rest-admin.tsv)
+_MQSC = re.compile(r"/ibmmq/rest/v([123])/admin/action/qmgr/([^/]+)/mqsc")
+_QMGR = re.compile(r"/ibmmq/rest/v([123])/admin/qmgr(?:/([^/]+))?")
+_INSTALLATION = re.compile(r"/ibmmq/rest/v([123])/admin/installation(?:/[^/]+)?")
+_DISPLAY_ONLY = re.compile(r"\s*(DISPLAY|DIS|DISP|DISPL|DISPLA|PING)\b", re.IGNORECASE)
+_SPECIAL = re.compile(r"\s*(?:DISPLAY|DIS)\s+(QMSTATUS|CMDSERV)\b(.*)\Z", re.IGNORECASE | re.DOTALL)
+_TABLES = {mq.MQCMD_INQUIRE_Q: "queue", mq.MQCMD_INQUIRE_Q_STATUS: "status", mq.MQCMD_INQUIRE_Q_MGR: "qmgr"}
+
+
+@dataclass(frozen=True, slots=True)
+class AdminOperation:
+    """An MQSC command for the shell to run inside one engine operation."""
+
+    run: Callable[[Execute], Response]
+    changes: bool  # whether it may change something (chooses the identity of a user with several roles)
+    kind: str = ""  # for the log
+
+
+@cache
+def _choices() -> dict[str, str]:
+    return {row["key"]: row["value"] for row in read_table("rest-admin.tsv")}
+
+
+def _json(status: int, body: object) -> Response:
+    return Response(status, (("Content-Type", JSON),), json.dumps(body, separators=(",", ":")).encode())
+
+
+class AdminApi:
+    """The administrative REST API of one queue manager."""
+
+    def __init__(self, qmgr_name: str, started: str = "") -> None:
+        self.qmgr_name = qmgr_name
+        self.started = started  # "YYYY-MM-DD HH.MM.SS" the server started (DISPLAY QMSTATUS)
+
+    def matches(self, path: str) -> bool:
+        return path.startswith("/ibmmq/rest/v") and "/admin/" in path
+
+    def handle(self, request: Request) -> Response | AdminOperation:
+        path, method = request.path, request.method
+        found = _MQSC.fullmatch(path)
+        if found is not None:
+            if method != "POST":
+                return error("method_not_allowed", method, path, extra=(("Allow", "POST"),))
+            if request.header(CSRF_HEADER) is None:
+                return error("csrf_missing", CSRF_HEADER)
+            qmgr = unquote(found.group(2))
+            if qmgr != self.qmgr_name:
+                return error("unknown_qmgr", qmgr)
+            return self._mqsc(request)
+        found = _QMGR.fullmatch(path)
+        if found is not None:
+            if method != "GET":
+                return error("method_not_allowed", method, path, extra=(("Allow", "GET"),))
+            wanted = unquote(found.group(2)) if found.group(2) else None
+            if wanted is not None and wanted != self.qmgr_name:
+                return error("unknown_qmgr", wanted)
+            return _json(200, {"qmgr": [{"name": self.qmgr_name, "state": "running"}]})
+        if _INSTALLATION.fullmatch(path) is not None:
+            if method != "GET":
+                return error("method_not_allowed", method, path, extra=(("Allow", "GET"),))
+            item = {
+                "name": _choices()["installation_name"],
+                "version": VERSION,
+                "platform": "unix" if platform.system() != "Windows" else "windows",
+                "installationPath": _choices()["installation_path"],
+            }
+            return _json(200, {"installation": [item]})
+        return error("not_found", path)
+
+    # -- the mqsc resource --------------------------------------------------------------------
+
+    def _mqsc(self, request: Request) -> Response | AdminOperation:
+        try:
+            body = json.loads(request.body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            return error("bad_json", exc)
+        if not isinstance(body, dict):
+            return error("bad_json", "the body is not a JSON object")
+        kind = body.get("type")
+        if kind == "runCommand":
+            params = body.get("parameters")
+            text = params.get("command") if isinstance(params, dict) else None
+            if not isinstance(text, str) or not text.strip():
+                return error("bad_attribute", "parameters.command", "a non-empty string is required")
+            command_text: str = text
+            return AdminOperation(lambda execute: self._run_command(command_text, execute), _DISPLAY_ONLY.match(text) is None, "runCommand")
+        if kind == "runCommandJSON":
+            try:
+                text, display = mqsc_text(body)
+            except ValueError as exc:
+                return error("bad_attribute", *exc.args)
+            return AdminOperation(lambda execute: self._run_json(text, execute), not display, "runCommandJSON")
+        return error("bad_attribute", "type", "must be runCommand or runCommandJSON")
+
+    def _special(self, text: str) -> tuple[dict[str, object], list[str]] | None:
+        """DISPLAY QMSTATUS and DISPLAY CMDSERV, which the queue manager answers about itself."""
+        found = _SPECIAL.match(text)
+        if found is None:
+            return None
+        if found.group(1).upper() == "CMDSERV":
+            return {"status": "RUNNING"}, ["AMQ8027I: IBM MQ Command Server Status . . : Running"]
+        date, _, clock = self.started.partition(" ")
+        params: dict[str, object] = {"qmname": self.qmgr_name, "status": "RUNNING", "startda": date, "startti": clock}
+        return params, [
+            "AMQ8705I: Display Queue Manager Status Details.",
+            f"   QMNAME({self.qmgr_name})".ljust(43) + "STATUS(RUNNING)",
+            f"   STARTDA({date})".ljust(43) + f"STARTTI({clock})",
+        ]
+
+    def _run_command(self, text: str, execute: Execute) -> Response:
+        special = self._special(text)
+        if special is not None:
+            return _answer([(mq.MQCC_OK, mq.MQRC_NONE, {"text": special[1]})])
+        outcome = mqsc.run(" ".join(text.splitlines()).strip(), execute)
+        items: list[tuple[int, int, dict[str, object]]] = [(b.comp_code, b.reason, {"text": list(b.lines)}) for b in outcome.blocks]
+        return _answer(items or [(mq.MQCC_OK, mq.MQRC_NONE, {"text": []})])
+
+    def _run_json(self, text: str, execute: Execute) -> Response:
+        special = self._special(text)
+        if special is not None:
+            return _answer([(mq.MQCC_OK, mq.MQRC_NONE, {"parameters": special[0]})])
+        executed: list[tuple[Message, list[Message]]] = []
+
+        def recording(command: Message) -> list[Message]:
+            answer = execute(command)
+            executed.append((command, answer))
+            return answer
+
+        outcome = mqsc.run(text, recording)
+        failed_lines = [b.lines for b in outcome.blocks if b.comp_code == mq.MQCC_FAILED]
+        if not executed:  # not run: a syntax error, an object type this server does not keep
+            return _answer([(mq.MQCC_FAILED, mq.MQRCCF_COMMAND_FAILED, {"message": [line for lines in failed_lines for line in lines]})])
+        items: list[tuple[int, int, dict[str, object]]] = []
+        for command, answer in executed:
+            bad = failure(answer)
+            if bad is not None:
+                lines = list(failed_lines.pop(0)) if failed_lines else []
+                items.append((mq.MQCC_FAILED, bad.reason, {"message": lines}))
+                continue
+            table = _TABLES.get(command.command)
+            for message in answer:
+                if table is not None and message.parameters:
+                    items.append((message.comp_code, message.reason, {"parameters": keyword_values(message.parameters, table=table)}))
+            if table is None or not any(m.parameters for m in answer):
+                items.append((answer[-1].comp_code if answer else 0, answer[-1].reason if answer else 0, {}))
+        return _answer(items)
+
+
+def _answer(items: Sequence[tuple[int, int, dict[str, object]]]) -> Response:
+    """IBM's mqsc answer: one commandResponse item per response; overall codes say whether any failed."""
+    response = [{"completionCode": cc, "reasonCode": rc, **extra} for cc, rc, extra in items]
+    failed = any(cc == mq.MQCC_FAILED for cc, _, _ in items)
+    warned = any(cc == mq.MQCC_WARNING for cc, _, _ in items)
+    overall_cc = mq.MQCC_FAILED if failed else mq.MQCC_WARNING if warned else mq.MQCC_OK
+    overall_rc = mq.MQRCCF_COMMAND_FAILED if failed else 0
+    return _json(200, {"commandResponse": response, "overallCompletionCode": overall_cc, "overallReasonCode": overall_rc})
+
+
+# ---------------------------------------------------------------------- runCommandJSON -> MQSC
+
+
+def _quoted(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _value(keyword: str, value: Any) -> str:
+    if isinstance(value, bool):
+        raise ValueError(f"parameters.{keyword}", "true and false are not MQSC values; use the keyword's value words")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        pid = keyword_parameter(keyword)
+        if pid is None:
+            pid = keyword_parameter(keyword, table="qmgr")
+        if pid is not None and is_string_parameter(pid):
+            return _quoted(value)  # a string attribute: its case is kept
+        if not re.fullmatch(r"[A-Za-z0-9_.*/%-]+", value):
+            raise ValueError(f"parameters.{keyword}", f"{value!r} is not a value word")
+        return value
+    if isinstance(value, list):
+        return ",".join(_value(keyword, v) for v in value)
+    raise ValueError(f"parameters.{keyword}", "must be a string, a number or a list of them")
+
+
+def mqsc_text(body: dict[str, Any]) -> tuple[str, bool]:
+    """The MQSC command a runCommandJSON body stands for, and whether it only displays.
+
+    Raises ValueError(attribute, why) for a body IBM answers with 400."""
+    command, qualifier, name = body.get("command"), body.get("qualifier"), body.get("name")
+    if not isinstance(command, str) or not re.fullmatch(r"[A-Za-z]+", command):
+        raise ValueError("command", "an MQSC verb (define, alter, delete, display, clear, ...) is required")
+    if not isinstance(qualifier, str) or not re.fullmatch(r"[A-Za-z]+", qualifier):
+        raise ValueError("qualifier", "an MQSC object type (qlocal, queue, qmgr, ...) is required")
+    if name is not None and (not isinstance(name, str) or not name or len(name) > 48):
+        raise ValueError("name", "must be an object name of 1 to 48 characters")
+    words = [command.upper(), qualifier.upper() + (f"({_quoted(name)})" if name else "")]
+    params = body.get("parameters", {})
+    if not isinstance(params, dict):
+        raise ValueError("parameters", "must be a JSON object")
+    for key, value in params.items():
+        if not isinstance(key, str) or not re.fullmatch(r"[A-Za-z]+", key):
+            raise ValueError(f"parameters.{key}", "not an MQSC keyword")
+        if key.lower() == "where":
+            if not isinstance(value, str):
+                raise ValueError("parameters.where", "must be a string such as 'curdepth gt 10'")
+            words.append(f"WHERE({value})")
+        else:
+            words.append(f"{key.upper()}({_value(key.lower(), value)})")
+    display = command.upper() in ("DISPLAY", "DIS")
+    selected = body.get("responseParameters")
+    if selected is not None:
+        if not isinstance(selected, list) or not all(isinstance(s, str) and re.fullmatch(r"[A-Za-z]+", s) for s in selected):
+            raise ValueError("responseParameters", "must be a list of MQSC keywords")
+        if display:
+            words += ["ALL"] if any(s.lower() == "all" for s in selected) else [s.upper() for s in selected]
+    return " ".join(words), display

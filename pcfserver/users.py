@@ -1,0 +1,146 @@
+"""The users who may sign in to the REST API (and whom a PCF client certificate's CN names): their
+roles, groups and password hashes, in ``<data>/users.sqlite3`` beside the registry.
+
+Passwords are kept only as scrypt hashes (N=2**14, r=8, p=1, a 16-byte random salt), compared in
+constant time.  The file is written with SQLite's FULL synchronous mode, so an acknowledged
+``pcfserver user add`` survives a crash as the registry does.  It is its own file because the
+registry is held exclusively by the running server, while ``pcfserver user add`` must work
+beside it and before its first start: the server notices a change (SQLite's ``data_version``)
+at the next request and reads the users again, with no restart.
+
+Roles are mqweb's: MQWebAdmin, MQWebAdminRO and MQWebUser (see ``formats/rest-roles.tsv``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+import sqlite3
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+FILE_NAME = "users.sqlite3"
+ROLES = ("MQWebAdmin", "MQWebAdminRO", "MQWebUser")
+_SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+_NAME = re.compile(r"[A-Za-z0-9._@%-]{1,64}\Z")
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS users (name TEXT PRIMARY KEY, roles TEXT NOT NULL, groups TEXT NOT NULL, hash TEXT NOT NULL)",
+)
+
+
+class UserError(ValueError):
+    """A name, role or password the store refuses."""
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    name: str
+    roles: frozenset[str]
+    groups: tuple[str, ...] = ()
+
+
+def hash_password(password: str, salt: bytes | None = None) -> str:
+    salt = salt if salt is not None else os.urandom(16)
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, maxmem=64 * 1024 * 1024, dklen=32, **_SCRYPT)
+    return f"scrypt${_SCRYPT['n']}${_SCRYPT['r']}${_SCRYPT['p']}${salt.hex()}${digest.hex()}"
+
+
+def check_password(password: str, stored: str) -> bool:
+    try:
+        kind, n, r, p, salt, digest = stored.split("$")
+        if kind != "scrypt":
+            return False
+        got = hashlib.scrypt(password.encode("utf-8"), salt=bytes.fromhex(salt), n=int(n), r=int(r), p=int(p), maxmem=64 * 1024 * 1024, dklen=32)
+    except (ValueError, MemoryError):
+        return False
+    return hmac.compare_digest(got.hex(), digest)
+
+
+class UserStore:
+    """The users of one data directory."""
+
+    def __init__(self, data_dir: Path) -> None:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        self.path = data_dir / FILE_NAME
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=5.0)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        for statement in _SCHEMA:
+            self._db.execute(statement)
+        self._version = -1
+        self._users: dict[str, tuple[User, str]] = {}
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- changes (the CLI) -----------------------------------------------------------------
+
+    def add(self, name: str, roles: list[str], password: str, groups: list[str] | None = None) -> User:
+        if not _NAME.match(name):
+            raise UserError(f"user name {name!r}: 1 to 64 of A-Z a-z 0-9 . _ @ % -")
+        unknown = [r for r in roles if r not in ROLES]
+        if unknown or not roles:
+            raise UserError(f"roles must be among {', '.join(ROLES)} (got {', '.join(roles) or 'none'})")
+        for group in groups or []:
+            if not _NAME.match(group):
+                raise UserError(f"group name {group!r}: 1 to 64 of A-Z a-z 0-9 . _ @ % -")
+        if len(password) < 1:
+            raise UserError("the password is empty")
+        user = User(name, frozenset(roles), tuple(groups or ()))
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(
+                "INSERT OR REPLACE INTO users (name, roles, groups, hash) VALUES (?, ?, ?, ?)",
+                (name, " ".join(sorted(roles)), " ".join(user.groups), hash_password(password)),
+            )
+        return user
+
+    def remove(self, name: str) -> bool:
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            return self._db.execute("DELETE FROM users WHERE name = ?", (name,)).rowcount > 0
+
+    # -- reading (the server) --------------------------------------------------------------
+
+    def _refresh(self) -> None:
+        version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        if version == self._version:
+            return
+        rows = self._db.execute("SELECT name, roles, groups, hash FROM users").fetchall()
+        self._users = {
+            name: (User(name, frozenset(roles.split()), tuple(groups.split())), digest) for name, roles, groups, digest in rows
+        }
+        self._version = version
+
+    @property
+    def generation(self) -> int:
+        """Changes whenever the users change (a cache of checked passwords keys on it)."""
+        self._refresh()
+        return self._version
+
+    def users(self) -> list[User]:
+        self._refresh()
+        return sorted((u for u, _ in self._users.values()), key=lambda u: u.name)
+
+    def get(self, name: str) -> User | None:
+        self._refresh()
+        found = self._users.get(name)
+        return found[0] if found else None
+
+    def verify(self, name: str, password: str) -> User | None:
+        """The user, if the password is theirs (scrypt: tens of milliseconds by design)."""
+        self._refresh()
+        found = self._users.get(name)
+        if found is None:
+            check_password(password, _dummy())  # the same work for an unknown name: no timing hint
+            return None
+        user, digest = found
+        return user if check_password(password, digest) else None
+
+
+@cache
+def _dummy() -> str:
+    return hash_password("", b"\0" * 16)

@@ -1,0 +1,359 @@
+"""The administrative REST API, users, roles, login tokens and TLS, end to end: a real server on
+127.0.0.1 (PCF, HTTP and HTTPS ports, one committer), httpx as the client, trustme as the CA."""
+
+from __future__ import annotations
+
+import ssl
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import trio
+import trustme
+
+from pcfserver import mq
+from pcfserver.client import connect
+from pcfserver.codec import Integer, IntegerList, Message, String, StringList
+from pcfserver.engine import open_engine
+from pcfserver.server import ServerConfig
+from pcfserver.server.service import InsecureListen, Service
+from pcfserver.users import UserStore
+
+HOST = "127.0.0.1"
+CSRF = {"ibm-mq-rest-csrf-token": "x"}
+MQSC = "/ibmmq/rest/v2/admin/action/qmgr/QM1/mqsc"
+
+
+@dataclass
+class Server:
+    service: Service
+    pcf: tuple[str, int]
+    http: int | None
+    https: int | None
+    data: Path
+
+    def client(self, **kwargs: Any) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=f"http://{HOST}:{self.http}", timeout=20, **kwargs)
+
+
+async def start(nursery: trio.Nursery, data: Path, **config: Any) -> Server:
+    engine = open_engine(data)
+    config.setdefault("http_port", 0)
+    service = Service(engine, ServerConfig(host=HOST, port=0, **config), data)
+    addresses = await nursery.start(service.serve)
+    return Server(service, addresses.pcf, addresses.http[1] if addresses.http else None, addresses.https[1] if addresses.https else None, data)
+
+
+def add_user(data: Path, name: str, *roles: str, groups: tuple[str, ...] = ()) -> None:
+    store = UserStore(data)
+    store.add(name, list(roles), f"{name}-pw", list(groups))
+    store.close()
+
+
+async def run_json(client: httpx.AsyncClient, **body: Any) -> httpx.Response:
+    return await client.post(MQSC, json={"type": "runCommandJSON", **body}, headers=CSRF)
+
+
+async def run_text(client: httpx.AsyncClient, text: str, **kwargs: Any) -> httpx.Response:
+    kwargs.setdefault("headers", CSRF)
+    return await client.post(MQSC, json={"type": "runCommand", "parameters": {"command": text}}, **kwargs)
+
+
+@pytest.fixture
+async def open_server(nursery: trio.Nursery, tmp_path: Path) -> AsyncIterator[Server]:
+    server = await start(nursery, tmp_path)
+    yield server
+    server.service.shutdown()
+
+
+# -- the mqsc resource, no users (authentication off) ----------------------------------------
+
+
+async def test_run_command_answers_runmqsc_lines(open_server: Server) -> None:
+    async with open_server.client() as client:
+        made = await run_text(client, "DEFINE QLOCAL(APP.Q) MAXDEPTH(7) DESCR('Hello there')")
+        assert made.status_code == 200
+        assert made.json() == {
+            "commandResponse": [{"completionCode": 0, "reasonCode": 0, "text": ["AMQ8006I: IBM MQ queue created."]}],
+            "overallCompletionCode": 0,
+            "overallReasonCode": 0,
+        }
+        again = (await run_text(client, "DEFINE QLOCAL(APP.Q)")).json()
+        assert again["overallCompletionCode"] == 2 and again["overallReasonCode"] == mq.MQRCCF_COMMAND_FAILED
+        assert again["commandResponse"][0]["reasonCode"] == mq.MQRCCF_OBJECT_ALREADY_EXISTS
+        assert again["commandResponse"][0]["text"] == ["AMQ8150E: IBM MQ object already exists."]
+        shown = (await run_text(client, "DISPLAY QLOCAL(APP.Q) MAXDEPTH DESCR")).json()
+        text = "\n".join(shown["commandResponse"][0]["text"])
+        assert "MAXDEPTH(7)" in text and "DESCR(Hello there)" in text
+
+
+async def test_run_command_json_define_display_alter_round_trip(open_server: Server) -> None:
+    async with open_server.client() as client:
+        made = await run_json(client, command="define", qualifier="qlocal", name="app.lower", parameters={"maxdepth": 9, "descr": "It's Mixed", "put": "disabled"})
+        assert made.json()["overallCompletionCode"] == 0
+        shown = (await run_json(client, command="DISPLAY", qualifier="QUEUE", name="app.lower", responseParameters=["all"])).json()
+        assert len(shown["commandResponse"]) == 1
+        params = shown["commandResponse"][0]["parameters"]
+        # exactly what was stored comes back: the name's and the description's case, numbers as numbers
+        assert params["queue"] == "app.lower" and params["descr"] == "It's Mixed"
+        assert params["maxdepth"] == 9 and params["put"] == "DISABLED" and params["curdepth"] == 0
+        assert all(key == key.lower() for key in params)
+        await run_json(client, command="alter", qualifier="qlocal", name="app.lower", parameters={"maxdepth": 10})
+        chosen = (await run_json(client, command="display", qualifier="qlocal", name="app.*", responseParameters=["maxdepth"])).json()
+        assert chosen["commandResponse"][0]["parameters"]["maxdepth"] == 10
+        assert "descr" not in chosen["commandResponse"][0]["parameters"]
+
+
+async def test_run_command_json_where_and_generic_names(open_server: Server) -> None:
+    async with open_server.client() as client:
+        for name, depth in (("W.A", 10), ("W.B", 20), ("W.C", 30)):
+            await run_json(client, command="define", qualifier="qlocal", name=name, parameters={"maxdepth": depth})
+        found = (await run_json(client, command="display", qualifier="qlocal", name="W.*", parameters={"where": "maxdepth gt 15"}, responseParameters=["maxdepth"])).json()
+        assert [item["parameters"]["queue"] for item in found["commandResponse"]] == ["W.B", "W.C"]
+
+
+async def test_failures_and_object_types_this_server_does_not_keep(open_server: Server) -> None:
+    async with open_server.client() as client:
+        missing = await run_json(client, command="display", qualifier="qlocal", name="NOPE")
+        body = missing.json()
+        assert missing.status_code == 200 and body["overallCompletionCode"] == 2
+        assert body["commandResponse"][0]["reasonCode"] == mq.MQRC_UNKNOWN_OBJECT_NAME
+        assert body["commandResponse"][0]["message"] == ["AMQ8147E: IBM MQ object NOPE not found."]
+        channel = (await run_json(client, command="define", qualifier="channel", name="TO.X", parameters={"chltype": "svrconn"})).json()
+        assert channel["overallCompletionCode"] == 2 and channel["commandResponse"][0]["completionCode"] == 2
+        assert channel["commandResponse"][0]["message"][0].startswith("AMQ8405I")
+
+
+async def test_queue_manager_status_command_server_and_resources(open_server: Server) -> None:
+    async with open_server.client() as client:
+        status = (await run_json(client, command="display", qualifier="qmstatus")).json()
+        assert status["commandResponse"][0]["parameters"]["status"] == "RUNNING"
+        assert status["commandResponse"][0]["parameters"]["qmname"] == "QM1"
+        cmdserv = (await run_text(client, "DISPLAY CMDSERV")).json()
+        assert cmdserv["commandResponse"][0]["text"] == ["AMQ8027I: IBM MQ Command Server Status . . : Running"]
+        qmgr = (await run_json(client, command="display", qualifier="qmgr", responseParameters=["maxumsgs"])).json()
+        assert qmgr["commandResponse"][0]["parameters"]["maxumsgs"] == 10000
+        assert (await client.get("/ibmmq/rest/v1/admin/qmgr")).json() == {"qmgr": [{"name": "QM1", "state": "running"}]}
+        assert (await client.get("/ibmmq/rest/v2/admin/qmgr/QM1")).json()["qmgr"][0]["state"] == "running"
+        assert (await client.get("/ibmmq/rest/v2/admin/qmgr/QM9")).status_code == 404
+        installation = (await client.get("/ibmmq/rest/v3/admin/installation")).json()["installation"][0]
+        assert installation["version"].startswith("9.")
+
+
+async def test_bad_requests_get_ibm_error_json(open_server: Server) -> None:
+    async with open_server.client() as client:
+        no_csrf = await client.post(MQSC, json={"type": "runCommand", "parameters": {"command": "DISPLAY QMGR"}})
+        assert no_csrf.status_code == 403 and no_csrf.json()["error"][0]["msgId"] == "MQWB0100E"
+        garbage = await client.post(MQSC, content=b"{not json", headers=CSRF)
+        assert garbage.status_code == 400 and "error" in garbage.json()
+        wrong = await client.post(MQSC, json={"type": "runSomething"}, headers=CSRF)
+        assert wrong.status_code == 400
+        bool_value = await run_json(client, command="define", qualifier="qlocal", name="B", parameters={"maxdepth": True})
+        assert bool_value.status_code == 400
+        other_qmgr = await client.post("/ibmmq/rest/v2/admin/action/qmgr/QM9/mqsc", json={"type": "runCommand", "parameters": {"command": "DISPLAY QMGR"}}, headers=CSRF)
+        assert other_qmgr.status_code == 404
+
+
+# -- users and roles -----------------------------------------------------------------------
+
+
+@pytest.fixture
+async def secured(nursery: trio.Nursery, tmp_path: Path) -> AsyncIterator[Server]:
+    add_user(tmp_path, "admin", "MQWebAdmin")
+    add_user(tmp_path, "viewer", "MQWebAdminRO")
+    add_user(tmp_path, "app", "MQWebUser", groups=("apps",))
+    server = await start(nursery, tmp_path, token_lifetime=1.0)
+    yield server
+    server.service.shutdown()
+
+
+def basic(name: str, password: str | None = None) -> httpx.BasicAuth:
+    return httpx.BasicAuth(name, password if password is not None else f"{name}-pw")
+
+
+async def test_every_role_against_every_kind_of_request(secured: Server) -> None:
+    async with secured.client() as client:
+        assert (await run_text(client, "DISPLAY QMGR")).status_code == 401
+        assert (await run_text(client, "DISPLAY QMGR", auth=basic("admin", "wrong"))).status_code == 401
+        # MQWebAdmin: every administrative operation under the server's authority; no messaging
+        made = await run_text(client, "DEFINE QLOCAL(APP.Q)", auth=basic("admin"))
+        assert made.json()["overallCompletionCode"] == 0
+        put = await client.post("/ibmmq/rest/v2/messaging/qmgr/QM1/queue/APP.Q/message", content=b"x", headers={**CSRF, "Content-Type": "text/plain"}, auth=basic("admin"))
+        assert put.status_code == 403
+        # MQWebAdminRO: displays anything, changes nothing (2035, AMQ8135E), browses only
+        shown = await run_text(client, "DISPLAY QLOCAL(APP.Q)", auth=basic("viewer"))
+        assert shown.json()["overallCompletionCode"] == 0
+        refused = (await run_text(client, "ALTER QLOCAL(APP.Q) MAXDEPTH(1)", auth=basic("viewer"))).json()
+        assert refused["commandResponse"][0]["reasonCode"] == mq.MQRC_NOT_AUTHORIZED
+        assert refused["commandResponse"][0]["text"][0].startswith("AMQ8135E")
+        browse = await client.get("/ibmmq/rest/v2/messaging/qmgr/QM1/queue/APP.Q/messagelist", auth=basic("viewer"))
+        assert browse.status_code == 200
+        viewer_put = await client.post("/ibmmq/rest/v2/messaging/qmgr/QM1/queue/APP.Q/message", content=b"x", headers={**CSRF, "Content-Type": "text/plain"}, auth=basic("viewer"))
+        assert viewer_put.status_code == 403
+        # MQWebUser: under its own authority records; nothing granted yet
+        app_put = await client.post("/ibmmq/rest/v2/messaging/qmgr/QM1/queue/APP.Q/message", content=b"x", headers={**CSRF, "Content-Type": "text/plain"}, auth=basic("app"))
+        assert app_put.status_code == 500 and app_put.json()["error"][0]["reasonCode"] == mq.MQRC_NOT_AUTHORIZED
+        app_alter = (await run_text(client, "ALTER QLOCAL(APP.Q) MAXDEPTH(1)", auth=basic("app"))).json()
+        assert app_alter["commandResponse"][0]["reasonCode"] == mq.MQRC_NOT_AUTHORIZED
+        # the admin grants put to the group apps over PCF, the queue manager's own way
+        async with connect(*secured.pcf) as pcf:
+            grant = Message(
+                mq.MQCMD_SET_AUTH_REC,
+                (
+                    String(mq.MQCACF_AUTH_PROFILE_NAME, "APP.**"),
+                    Integer(mq.MQIACF_OBJECT_TYPE, mq.MQOT_Q),
+                    IntegerList(mq.MQIACF_AUTH_ADD_AUTHS, (mq.MQAUTH_OUTPUT, mq.MQAUTH_DISPLAY)),
+                    StringList(mq.MQCACF_GROUP_ENTITY_NAMES, ("apps",)),
+                ),
+            )
+            assert (await pcf.execute(grant, check_failure=False))[0].reason == 0
+        app_put = await client.post("/ibmmq/rest/v2/messaging/qmgr/QM1/queue/APP.Q/message", content=b"granted", headers={**CSRF, "Content-Type": "text/plain"}, auth=basic("app"))
+        assert app_put.status_code == 201
+        app_get = await client.delete("/ibmmq/rest/v2/messaging/qmgr/QM1/queue/APP.Q/message", headers=CSRF, auth=basic("app"))
+        assert app_get.status_code == 500 and app_get.json()["error"][0]["reasonCode"] == mq.MQRC_NOT_AUTHORIZED
+        shown = (await run_json_auth(client, basic("app"), command="display", qualifier="qlocal", name="*", responseParameters=["curdepth"])).json()
+        assert [i["parameters"]["queue"] for i in shown["commandResponse"]] == ["APP.Q"]  # only what it may display
+        assert shown["commandResponse"][0]["parameters"]["curdepth"] == 1
+
+
+async def run_json_auth(client: httpx.AsyncClient, auth: httpx.BasicAuth, **body: Any) -> httpx.Response:
+    return await client.post(MQSC, json={"type": "runCommandJSON", **body}, headers=CSRF, auth=auth)
+
+
+async def test_login_token_logout_and_expiry(secured: Server) -> None:
+    async with secured.client() as client:
+        bad = await client.post("/ibmmq/rest/v1/login", json={"username": "admin", "password": "nope"}, headers=CSRF)
+        assert bad.status_code == 401
+        good = await client.post("/ibmmq/rest/v1/login", json={"username": "admin", "password": "admin-pw"}, headers=CSRF)
+        assert good.status_code == 204 and "LtpaToken2" in good.cookies
+        who = await client.get("/ibmmq/rest/v1/login")
+        assert who.json()["user"][0]["name"] == "admin" and who.json()["user"][0]["role"] == ["MQWebAdmin"]
+        assert (await run_text(client, "DISPLAY QMGR")).status_code == 200  # the cookie authenticates
+        assert (await client.delete("/ibmmq/rest/v1/login", headers=CSRF)).status_code == 204
+        old = good.cookies["LtpaToken2"]
+        client.cookies.clear()
+        assert (await run_text(client, "DISPLAY QMGR", headers={**CSRF, "Cookie": f"LtpaToken2={old}"})).status_code == 401
+        again = await client.post("/ibmmq/rest/v2/login", json={"username": "admin", "password": "admin-pw"}, headers=CSRF)
+        token = again.cookies["LtpaToken2"]
+        await trio.sleep(1.2)  # the server was started with a 1 s token lifetime
+        client.cookies.clear()
+        assert (await run_text(client, "DISPLAY QMGR", headers={**CSRF, "Cookie": f"LtpaToken2={token}"})).status_code == 401
+
+
+async def test_failed_logins_are_rate_limited_per_address(secured: Server) -> None:
+    async with secured.client() as client:
+        for _ in range(5):
+            assert (await client.post("/ibmmq/rest/v1/login", json={"username": "admin", "password": "guess"}, headers=CSRF)).status_code == 401
+        right = await client.post("/ibmmq/rest/v1/login", json={"username": "admin", "password": "admin-pw"}, headers=CSRF)
+        assert right.status_code == 401 and right.json()["error"][0]["msgId"] == "PCFS0012E"  # even the right password waits
+
+
+async def test_a_running_server_sees_users_added_by_the_cli(secured: Server) -> None:
+    async with secured.client() as client:
+        assert (await run_text(client, "DISPLAY QMGR", auth=basic("late"))).status_code == 401
+        added = subprocess.run(
+            [sys.executable, "-m", "pcfserver", "user", "add", "late", "--role", "MQWebAdmin", "--password-stdin", "--data", str(secured.data)],
+            input="late-pw\n", capture_output=True, text=True, check=False,
+        )
+        assert added.returncode == 0, added.stderr
+        assert (await run_text(client, "DISPLAY QMGR", auth=basic("late"))).status_code == 200
+        removed = subprocess.run([sys.executable, "-m", "pcfserver", "user", "remove", "late", "--data", str(secured.data)], capture_output=True, check=False)
+        assert removed.returncode == 0
+        assert (await run_text(client, "DISPLAY QMGR", auth=basic("late"))).status_code == 401
+
+
+def test_passwords_are_stored_as_scrypt_hashes(tmp_path: Path) -> None:
+    add_user(tmp_path, "alice", "MQWebAdmin")
+    raw = (tmp_path / "users.sqlite3").read_bytes() + (tmp_path / "users.sqlite3-wal").read_bytes() if (tmp_path / "users.sqlite3-wal").exists() else (tmp_path / "users.sqlite3").read_bytes()
+    assert b"alice-pw" not in raw
+    store = UserStore(tmp_path)
+    assert store.verify("alice", "alice-pw") is not None and store.verify("alice", "alice-PW") is None
+    store.close()
+
+
+# -- exposure and TLS --------------------------------------------------------------------------
+
+
+def test_the_server_refuses_to_listen_beyond_loopback_without_authentication(tmp_path: Path) -> None:
+    engine = open_engine(tmp_path)
+    try:
+        with pytest.raises(InsecureListen, match="--insecure"):
+            Service(engine, ServerConfig(host="0.0.0.0", port=0, http_port=0), tmp_path)
+        Service(engine, ServerConfig(host="0.0.0.0", port=0, http_port=0, insecure=True), tmp_path)  # told so in so many words
+    finally:
+        engine.close()
+
+
+@pytest.fixture(scope="module")
+def ca() -> trustme.CA:
+    return trustme.CA()
+
+
+def write_cert(ca: trustme.CA, directory: Path, *names: str, common_name: str | None = None) -> tuple[Path, Path]:
+    cert = ca.issue_cert(*names, common_name=common_name) if common_name else ca.issue_cert(*names)
+    cert_path, key_path = directory / f"{names[0]}.pem", directory / f"{names[0]}.key"
+    cert.cert_chain_pems[0].write_to_path(str(cert_path))
+    cert.private_key_pem.write_to_path(str(key_path))
+    return cert_path, key_path
+
+
+async def test_https_with_a_test_ca_and_a_client_certificate(nursery: trio.Nursery, tmp_path: Path, ca: trustme.CA) -> None:
+    add_user(tmp_path, "certuser", "MQWebAdminRO")
+    cert, key = write_cert(ca, tmp_path, "localhost", "127.0.0.1")
+    ca_path = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_path))
+    server = await start(nursery, tmp_path, http_port=None, https_port=0, tls_cert=cert, tls_key=key, tls_ca=ca_path)
+    trusting = ssl.create_default_context()
+    ca.configure_trust(trusting)
+    async with httpx.AsyncClient(base_url=f"https://127.0.0.1:{server.https}", verify=trusting, timeout=20) as client:
+        assert (await run_text(client, "DISPLAY QMGR")).status_code == 401  # no credentials at all
+    client_cert = ca.issue_cert("certuser@example", common_name="certuser")
+    with_cert = ssl.create_default_context()
+    ca.configure_trust(with_cert)
+    client_cert.configure_cert(with_cert)
+    async with httpx.AsyncClient(base_url=f"https://127.0.0.1:{server.https}", verify=with_cert, timeout=20) as client:
+        who = (await client.get("/ibmmq/rest/v2/login")).json()["user"][0]
+        assert who == {"name": "certuser", "role": ["MQWebAdminRO"], "authenticationMechanism": "clientCertificate"}
+        assert (await run_text(client, "DISPLAY QMGR")).json()["overallCompletionCode"] == 0
+    server.service.shutdown()
+
+
+async def test_https_makes_its_own_self_signed_certificate_once(nursery: trio.Nursery, tmp_path: Path) -> None:
+    server = await start(nursery, tmp_path, http_port=None, https_port=0)
+    cert = tmp_path / "server-cert.pem"
+    assert cert.exists() and (tmp_path / "server-key.pem").stat().st_mode & 0o077 == 0
+    context = ssl.create_default_context(cafile=str(cert))
+    async with httpx.AsyncClient(base_url=f"https://localhost:{server.https}", verify=context, timeout=20) as client:
+        assert (await client.get("/ibmmq/rest/v2/admin/qmgr")).json()["qmgr"][0]["name"] == "QM1"
+    server.service.shutdown()
+
+
+async def test_pcf_over_tls_maps_the_certificate_cn_to_a_user(nursery: trio.Nursery, tmp_path: Path, ca: trustme.CA) -> None:
+    add_user(tmp_path, "pcfapp", "MQWebUser")
+    cert, key = write_cert(ca, tmp_path, "localhost", "127.0.0.1")
+    ca_path = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(ca_path))
+    server = await start(nursery, tmp_path, http_port=None, pcf_tls=True, tls_cert=cert, tls_key=key, tls_ca=ca_path)
+    context = ssl.create_default_context()
+    ca.configure_trust(context)
+    ca.issue_cert("pcfapp@example", common_name="pcfapp").configure_cert(context)
+    stream = await trio.open_ssl_over_tcp_stream(*server.pcf, ssl_context=context, https_compatible=False)
+    from pcfserver.client.aio import Client
+
+    async with Client(stream) as client:
+        define = Message(mq.MQCMD_CREATE_Q, (String(mq.MQCA_Q_NAME, "TLS.Q"), Integer(mq.MQIA_Q_TYPE, mq.MQQT_LOCAL)))
+        answer = await client.execute(define, check_failure=False)
+        assert answer[0].reason == mq.MQRC_NOT_AUTHORIZED  # pcfapp's records grant nothing
+    # without a client certificate the TLS port does not serve at all
+    plain_context = ssl.create_default_context()
+    ca.configure_trust(plain_context)
+    with pytest.raises((trio.BrokenResourceError, OSError)):
+        bare = await trio.open_ssl_over_tcp_stream(*server.pcf, ssl_context=plain_context)
+        await bare.send_all(b"x" * 64)
+        await bare.receive_some(10)
+    server.service.shutdown()
