@@ -104,6 +104,10 @@ async def test_run_command_json_define_display_alter_round_trip(open_server: Ser
         assert params["maxdepth"] == 9 and params["put"] == "DISABLED" and params["curdepth"] == 0
         assert all(key == key.lower() for key in params)
         await run_json(client, command="alter", qualifier="qlocal", name="app.lower", parameters={"maxdepth": 10})
+        replaced = await run_json(client, command="define", qualifier="qlocal", name="app.lower", parameters={"replace": "yes", "maxdepth": 10})
+        assert replaced.json()["overallCompletionCode"] == 0
+        kept = await run_json(client, command="define", qualifier="qlocal", name="app.lower", parameters={"replace": "no"})
+        assert kept.json()["commandResponse"][0]["reasonCode"] == mq.MQRCCF_OBJECT_ALREADY_EXISTS
         chosen = (await run_json(client, command="display", qualifier="qlocal", name="app.*", responseParameters=["maxdepth"])).json()
         assert chosen["commandResponse"][0]["parameters"]["maxdepth"] == 10
         assert "descr" not in chosen["commandResponse"][0]["parameters"]

@@ -144,7 +144,7 @@ async def bare_http() -> None:
 
     fixed = Response(201, (("Content-Type", TEXT_PLAIN), ("ibm-mq-md-messageId", "00" * 24)))
     server = HttpServer(open_engine(None), ServerConfig(host="127.0.0.1"), port=0)
-    server.api.handle = lambda request: fixed  # type: ignore[method-assign]
+    server.app.handle = lambda request, peer, certificate_user=None: fixed  # type: ignore[method-assign]
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
         async with trio.open_nursery() as nursery:
             address = await nursery.start(server.serve)

@@ -42,6 +42,7 @@ _QMGR = re.compile(r"/ibmmq/rest/v([123])/admin/qmgr(?:/([^/]+))?")
 _INSTALLATION = re.compile(r"/ibmmq/rest/v([123])/admin/installation(?:/[^/]+)?")
 _DISPLAY_ONLY = re.compile(r"\s*(DISPLAY|DIS|DISP|DISPL|DISPLA|PING)\b", re.IGNORECASE)
 _SPECIAL = re.compile(r"\s*(?:DISPLAY|DIS)\s+(QMSTATUS|CMDSERV)\b(.*)\Z", re.IGNORECASE | re.DOTALL)
+_FLAGS = {"replace": ("REPLACE", "NOREPLACE"), "purge": ("PURGE", "NOPURGE"), "force": ("FORCE", "")}
 _TABLES = {mq.MQCMD_INQUIRE_Q: "queue", mq.MQCMD_INQUIRE_Q_STATUS: "status", mq.MQCMD_INQUIRE_Q_MGR: "qmgr"}
 
 
@@ -238,7 +239,14 @@ def mqsc_text(body: dict[str, Any]) -> tuple[str, bool]:
     for key, value in params.items():
         if not isinstance(key, str) or not re.fullmatch(r"[A-Za-z]+", key):
             raise ValueError(f"parameters.{key}", "not an MQSC keyword")
-        if key.lower() == "where":
+        if key.lower() in _FLAGS:
+            # MQSC flags (REPLACE/NOREPLACE, PURGE/NOPURGE, FORCE) take yes or no in JSON
+            if not isinstance(value, str) or value.lower() not in ("yes", "no"):
+                raise ValueError(f"parameters.{key}", "must be yes or no")
+            flag = _FLAGS[key.lower()][value.lower() == "no"]
+            if flag:
+                words.append(flag)
+        elif key.lower() == "where":
             if not isinstance(value, str):
                 raise ValueError("parameters.where", "must be a string such as 'curdepth gt 10'")
             words.append(f"WHERE({value})")
