@@ -105,7 +105,8 @@ class UserStore:
 
     # -- reading (the server) --------------------------------------------------------------
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
+        """Reads the users again if another process changed them (one cheap PRAGMA when not)."""
         version = self._db.execute("PRAGMA data_version").fetchone()[0]
         if version == self._version:
             return
@@ -117,22 +118,27 @@ class UserStore:
 
     @property
     def generation(self) -> int:
-        """Changes whenever the users change (a cache of checked passwords keys on it)."""
-        self._refresh()
+        """Changes whenever the users change (a cache of checked passwords keys on it); as of the last refresh."""
         return self._version
 
+    @property
+    def empty(self) -> bool:
+        """Whether there are no users (as of the last refresh)."""
+        return not self._users
+
     def users(self) -> list[User]:
-        self._refresh()
+        self.refresh()
         return sorted((u for u, _ in self._users.values()), key=lambda u: u.name)
 
-    def get(self, name: str) -> User | None:
-        self._refresh()
+    def get(self, name: str, *, refresh: bool = True) -> User | None:
+        if refresh:
+            self.refresh()
         found = self._users.get(name)
         return found[0] if found else None
 
     def verify(self, name: str, password: str) -> User | None:
         """The user, if the password is theirs (scrypt: tens of milliseconds by design)."""
-        self._refresh()
+        self.refresh()
         found = self._users.get(name)
         if found is None:
             check_password(password, _dummy())  # the same work for an unknown name: no timing hint

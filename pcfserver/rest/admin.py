@@ -28,8 +28,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from pcfserver import mq
-from pcfserver.codec.model import Message
-from pcfserver.dialects import keyword_parameter, keyword_values, mqsc
+from pcfserver.dialects import CommandSyntaxError, keyword_parameter, keyword_values, mqsc
 from pcfserver.dialects.keywords import is_string_parameter
 from pcfserver.dialects.outcome import Execute, failure
 from pcfserver.rest.http import JSON, Request, Response, error
@@ -158,30 +157,25 @@ class AdminApi:
         special = self._special(text)
         if special is not None:
             return _answer([(mq.MQCC_OK, mq.MQRC_NONE, {"parameters": special[0]})])
-        executed: list[tuple[Message, list[Message]]] = []
-
-        def recording(command: Message) -> list[Message]:
-            answer = execute(command)
-            executed.append((command, answer))
-            return answer
-
-        outcome = mqsc.run(text, recording)
-        failed_lines = [b.lines for b in outcome.blocks if b.comp_code == mq.MQCC_FAILED]
-        if not executed:  # not run: a syntax error, an object type this server does not keep
-            return _answer([(mq.MQCC_FAILED, mq.MQRCCF_COMMAND_FAILED, {"message": [line for lines in failed_lines for line in lines]})])
+        try:
+            parsed = mqsc.parse(text)
+        except CommandSyntaxError as exc:  # not run: a syntax error, an object type this server does not keep
+            lines = mqsc.syntax_outcome(exc).lines
+            return _answer([(mq.MQCC_FAILED, mq.MQRCCF_COMMAND_FAILED, {"message": lines})])
+        command = parsed.message
+        if command is None:
+            return _answer([(mq.MQCC_FAILED, mq.MQRCCF_COMMAND_FAILED, {"message": []})])
+        answer = execute(command)
+        bad = failure(answer)
+        if bad is not None:  # runmqsc's lines say why (rendered only for a failure)
+            return _answer([(mq.MQCC_FAILED, bad.reason, {"message": mqsc.run(text, lambda _: answer).lines})])
         items: list[tuple[int, int, dict[str, object]]] = []
-        for command, answer in executed:
-            bad = failure(answer)
-            if bad is not None:
-                lines = list(failed_lines.pop(0)) if failed_lines else []
-                items.append((mq.MQCC_FAILED, bad.reason, {"message": lines}))
-                continue
-            table = _TABLES.get(command.command)
-            for message in answer:
-                if table is not None and message.parameters:
-                    items.append((message.comp_code, message.reason, {"parameters": keyword_values(message.parameters, table=table)}))
-            if table is None or not any(m.parameters for m in answer):
-                items.append((answer[-1].comp_code if answer else 0, answer[-1].reason if answer else 0, {}))
+        table = _TABLES.get(command.command)
+        for message in answer:
+            if table is not None and message.parameters:
+                items.append((message.comp_code, message.reason, {"parameters": keyword_values(message.parameters, table=table)}))
+        if not items:
+            items.append((answer[-1].comp_code if answer else 0, answer[-1].reason if answer else 0, {}))
         return _answer(items)
 
 

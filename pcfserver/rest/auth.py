@@ -92,8 +92,11 @@ class Authenticator:
 
     @property
     def required(self) -> bool:
-        """Whether requests must authenticate (some user exists)."""
-        return self.users is not None and bool(self.users.users())
+        """Whether requests must authenticate (some user exists); reads the users again if they changed."""
+        if self.users is None:
+            return False
+        self.users.refresh()
+        return not self.users.empty
 
     # -- throttling -------------------------------------------------------------------------
 
@@ -123,7 +126,7 @@ class Authenticator:
         generation = self.users.generation
         key = (name, hmac.digest(self._key, password.encode("utf-8"), hashlib.sha256))
         if self._checked.get(key) == generation:
-            user = self.users.get(name)
+            user = self.users.get(name, refresh=False)
             if user is not None:
                 return user
         user = self.users.verify(name, password)
@@ -143,7 +146,7 @@ class Authenticator:
             return None
         assert self.users is not None
         if certificate_user is not None:
-            user = self.users.get(certificate_user)
+            user = self.users.get(certificate_user, refresh=False)
             if user is not None:
                 return Principal(user, "certificate")
         authorization = request.header("authorization")
@@ -162,7 +165,7 @@ class Authenticator:
         if token is not None:
             entry = self._tokens.get(token)
             if entry is not None and entry.expires > self.clock():
-                user = self.users.get(entry.user)
+                user = self.users.get(entry.user, refresh=False)
                 if user is not None:
                     return Principal(user, "token")
             self._tokens.pop(token, None)
