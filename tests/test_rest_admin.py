@@ -361,3 +361,21 @@ async def test_pcf_over_tls_maps_the_certificate_cn_to_a_user(nursery: trio.Nurs
         await bare.send_all(b"x" * 64)
         await bare.receive_some(10)
     server.service.shutdown()
+
+
+# -- the conformance client's REST group -------------------------------------------------------
+
+
+async def test_the_rest_conformance_group_passes_against_this_server(nursery: trio.Nursery, tmp_path: Path) -> None:
+    from pcfserver.conformance.rest import run_rest
+
+    add_user(tmp_path, "conf", "MQWebAdmin")
+    server = await start(nursery, tmp_path)
+    results = await trio.to_thread.run_sync(lambda: run_rest(f"http://{HOST}:{server.http}", "QM1", user="conf", password="conf-pw"))
+    assert len(results) >= 8
+    assert [r.problems for r in results if not r.passed] == []
+    # and it notices a server that answers wrongly: wrong credentials fail every authenticated case
+    wrong = await trio.to_thread.run_sync(lambda: run_rest(f"http://{HOST}:{server.http}", "QM1", user="conf", password="nope"))
+    assert sum(not r.passed for r in wrong) >= 6
+    assert any("status 401" in p for r in wrong for p in r.problems)
+    server.service.shutdown()

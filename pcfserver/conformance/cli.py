@@ -19,7 +19,11 @@ def _address(text: str) -> tuple[str, int]:
 
 
 def configure(name: str, parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--connect", required=True, type=_address, metavar="HOST:PORT", help="the server to test")
+    parser.add_argument("--connect", type=_address, metavar="HOST:PORT", help="the PCF server to test")
+    parser.add_argument("--rest", metavar="URL", help="run the REST group against this base URL instead (https://host:9443)")
+    parser.add_argument("--qmgr", default="QM1", help="the queue manager name in REST URLs (default QM1)")
+    parser.add_argument("--user", help="REST basic authentication user; the password is read from standard input")
+    parser.add_argument("--cafile", help="CA certificate(s) to trust for an https URL")
     parser.add_argument("--only", action="append", default=[], metavar="GROUP", help="run only this group (repeatable)")
     parser.add_argument("--junit", metavar="FILE", help="also write the results as JUnit XML")
     parser.add_argument("--cases", metavar="DIR", help="case files to run (default: the project's formats/conformance)")
@@ -28,7 +32,27 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true", help="print every case, not only failures")
 
 
+def _run_rest(args: argparse.Namespace) -> int:
+    from pcfserver.conformance.rest import run_rest
+
+    password = sys.stdin.readline().rstrip("\r\n") if args.user else None
+    results = run_rest(args.rest, args.qmgr, user=args.user, password=password, cafile=args.cafile, timeout=args.timeout)
+    for result in results:
+        if not result.passed:
+            print(f"FAIL rest: {result.name}  [{result.doc}]\n  " + "\n  ".join(result.problems), flush=True)
+        elif args.verbose:
+            print(f"ok   rest: {result.name}", flush=True)
+    failed = sum(not r.passed for r in results)
+    print(f"{len(results)} REST cases: {len(results) - failed} passed, {failed} failed")
+    return 0 if not failed else 1
+
+
 def run(name: str, args: argparse.Namespace) -> int:
+    if args.rest:
+        return _run_rest(args)
+    if args.connect is None:
+        print("pcfserver conformance: --connect HOST:PORT (or --rest URL) is required", file=sys.stderr)
+        return 2
     try:
         groups = load_groups(Path(args.cases) if args.cases else None)
     except CaseError as exc:
