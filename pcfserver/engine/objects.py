@@ -63,6 +63,14 @@ class Kind:
     def table(self) -> ObjectSpec:
         return spec().objects[self.key]
 
+    def defaults(self) -> dict[int, ObjValue]:
+        """The table's default of each settable attribute (a string list's is empty)."""
+        return {a.pid: default_of(a) for a in self.table.stored if a.access == "set"}
+
+
+def default_of(attr: Attribute) -> ObjValue:
+    return () if attr.struct == "MQCFSL" else attr.defaults[0]
+
 
 PROCESS = Kind(
     "process",
@@ -151,7 +159,7 @@ def seed(engine: Engine) -> list[AnyOp]:
     """IBM's default objects, SYSTEM.DEFAULT.PROCESS and SYSTEM.DEFAULT.NAMELIST, with the tables' defaults."""
     ops: list[AnyOp] = []
     for kind in KINDS:
-        attrs = _stamp(engine, dict(kind.table.defaults))
+        attrs = _stamp(engine, kind.defaults())
         engine.objects.by_type[kind.object_type][kind.default] = NamedObject(kind.default, attrs)
         ops.append(PutObject(kind.object_type, kind.default, tuple(attrs.items())))
     ops.append(SetMeta(((SEEDED_KEY, "1"),)))
@@ -164,9 +172,8 @@ def load(engine: Engine, snapshot: Snapshot) -> bool:
         kind = next((k for k in KINDS if k.object_type == object_type), None)
         if kind is None:
             continue
-        table = kind.table
         # Attributes added to the table after the object was written take their defaults.
-        complete = {a.pid: attrs.get(a.pid, table.defaults.get(a.pid, "")) for a in table.stored}
+        complete = {a.pid: attrs.get(a.pid, default_of(a)) for a in kind.table.stored}
         engine.objects.by_type[object_type][name] = NamedObject(name, complete)
     return SEEDED_KEY not in snapshot.meta
 
@@ -223,7 +230,7 @@ def _name(p: Parsed, pid: int) -> str:
 def _defaults(engine: Engine, kind: Kind) -> dict[int, ObjValue]:
     """A new object's starting attributes: those of the default object (the table's when it is gone)."""
     default = engine.objects.get(kind.object_type, kind.default)
-    return dict(default.attrs) if default is not None else dict(kind.table.defaults)
+    return dict(default.attrs) if default is not None else kind.defaults()
 
 
 def _define(engine: Engine, kind: Kind, command: Message, p: Parsed, name: str, base: dict[int, ObjValue]) -> list[Message]:
@@ -315,7 +322,7 @@ def inquire(engine: Engine, kind: Kind, command: Message, p: Parsed) -> list[Mes
         for attr in kind.table.reported:
             if everything or attr.pid in chosen:
                 value = _actual(kind, record, attr.pid)
-                params.append(_parameter(engine, attr, attr.defaults[0] if value is None else value))
+                params.append(_parameter(engine, attr, default_of(attr) if value is None else value))
         out.append(responses.ok_response(command, tuple(params)))
     if not out:
         raise Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)

@@ -169,7 +169,6 @@ class ObjectSpec:
     attributes: dict[int, Attribute]
     stored: tuple[Attribute, ...]  # settable attributes and the inquire-only strings (alteration date, time)
     reported: tuple[Attribute, ...]  # what Inquire reports, in table order
-    defaults: dict[int, AttrValue]  # the table default of each settable attribute
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +286,6 @@ def _object_spec(kind: str) -> ObjectSpec:
         attributes=attrs,
         stored=tuple(a for a in usable if a.access == "set" or a.is_string),
         reported=tuple(usable),
-        defaults={a.pid: a.defaults[0] for a in usable if a.access == "set"},
     )
 
 
