@@ -124,9 +124,10 @@ def ccsid_codecs() -> dict[int, str]:
 def value_sets() -> dict[int, tuple[str, ...]]:
     """Parameter id to its value set: constant names, or one of @parameter/@reason/@command."""
     sets: dict[int, tuple[str, ...]] = {}
-    for row in read_table("queue-attributes.tsv"):
-        if row["values"]:
-            sets[value_of(row["parameter"])] = tuple(row["values"].split())
+    for table in ("queue-attributes.tsv", "process-attributes.tsv", "namelist-attributes.tsv"):
+        for row in read_table(table):
+            if row["values"]:
+                sets[value_of(row["parameter"])] = tuple(row["values"].split())
     for row in read_table("value-sets.tsv"):
         sets[value_of(row["parameter"])] = tuple(row["values"].split())
     return sets

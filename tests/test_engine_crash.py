@@ -1,7 +1,7 @@
 """Crash safety: a process applying commands is SIGKILLed at random moments, several times.
 
 The child creates queues with many attributes and changes several attributes of each at once,
-alone or in batches, and prints an acknowledgement after each answer it has.  After each kill
+alone or in batches (a batch also creates and changes a process definition), and prints an acknowledgement after each answer it has.  After each kill
 the registry is reopened: every acknowledged command must be there, and no command may be
 half applied — each queue is either absent, exactly as created, or exactly as changed.
 """
@@ -46,6 +46,9 @@ def change(i):
         Integer(mq.MQIA_MAX_Q_DEPTH, 500000 + i), String(mq.MQCA_Q_DESC, f"changed {i}"),
         String(mq.MQCA_TRIGGER_DATA, f"changed {i}"), Integer(mq.MQIA_BACKOUT_THRESHOLD, 900000 + i)))
 
+def process(i, code, data):
+    return Message(code, (String(mq.MQCA_PROCESS_NAME, f"CRASH.{i}"), String(mq.MQCA_USER_DATA, f"{data} {i}")))
+
 engine = open_engine(Path(sys.argv[1]))
 i = int(sys.argv[2])
 print("READY", flush=True)
@@ -53,10 +56,11 @@ step = 0
 while True:
     step += 1
     if step % 2:
-        batch = [create(i), create(i + 1), change(i), create(i + 2), change(i + 1)]
+        batch = [create(i), process(i, mq.MQCMD_CREATE_PROCESS, "created"), create(i + 1), change(i), create(i + 2), change(i + 1),
+                 process(i, mq.MQCMD_CHANGE_PROCESS, "changed")]
         answers = engine.execute_batch(batch)
         assert all(a[0].reason == 0 for a in answers), [a[0].reason for a in answers]
-        print(f"ACK create {i}", f"ACK create {i + 1}", f"ACK change {i}", f"ACK create {i + 2}", f"ACK change {i + 1}", sep="\n", flush=True)
+        print(f"ACK create {i}", f"ACK create {i + 1}", f"ACK change {i}", f"ACK create {i + 2}", f"ACK change {i + 1}", f"ACK process {i}", sep="\n", flush=True)
         i += 3
     else:
         assert engine.execute(create(i))[0].reason == 0
@@ -92,8 +96,8 @@ CHANGED = {
 }
 
 
-def run_child(data_dir: Path, start: int, kill_after: float) -> tuple[set[int], set[int]]:
-    """Runs the child until SIGKILL; the (created, changed) indexes it acknowledged."""
+def run_child(data_dir: Path, start: int, kill_after: float) -> tuple[set[int], set[int], set[int]]:
+    """Runs the child until SIGKILL; the (created, changed, process) indexes it acknowledged."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(data_dir), str(start)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
@@ -104,13 +108,12 @@ def run_child(data_dir: Path, start: int, kill_after: float) -> tuple[set[int], 
     child.send_signal(signal.SIGKILL)
     out, err = child.communicate(timeout=30)
     assert child.returncode == -signal.SIGKILL, err
-    created: set[int] = set()
-    changed: set[int] = set()
+    acked: dict[str, set[int]] = {"create": set(), "change": set(), "process": set()}
     for line in out.splitlines():
         parts = line.split()
         if len(parts) == 3 and parts[0] == "ACK":  # a line cut by the kill is not an acknowledgement
-            (created if parts[1] == "create" else changed).add(int(parts[2]))
-    return created, changed
+            acked[parts[1]].add(int(parts[2]))
+    return acked["create"], acked["change"], acked["process"]
 
 
 def state_of(attrs: dict[int, object], i: int) -> str:
@@ -125,16 +128,23 @@ def state_of(attrs: dict[int, object], i: int) -> str:
     return f"half applied: {got}"
 
 
-def read_registry(data_dir: Path) -> dict[int, dict[int, object]]:
+def read_registry(data_dir: Path) -> tuple[dict[int, dict[int, object]], dict[int, str]]:
+    """The CRASH.* queues' attributes and the CRASH.* processes' UserData, by index."""
     engine = open_engine(data_dir)
     try:
+        processes: dict[int, str] = {}
+        found = engine.execute(Message(mq.MQCMD_INQUIRE_PROCESS, (String(mq.MQCA_PROCESS_NAME, "CRASH.*"),)))
+        for message in found:
+            if message.reason == 0:
+                fields = {p.parameter: p.value.rstrip() for p in message.parameters if isinstance(p, String)}
+                processes[int(fields[mq.MQCA_PROCESS_NAME].split(".")[1])] = fields[mq.MQCA_USER_DATA]
         selectors = (*CREATED_INTS, *CREATED_STRINGS)
         answer = engine.execute(
             Message(mq.MQCMD_INQUIRE_Q, (String(mq.MQCA_Q_NAME, "CRASH.*"), IntegerList(mq.MQIACF_Q_ATTRS, selectors)))
         )
         out: dict[int, dict[int, object]] = {}
         if answer[0].reason == mq.MQRC_UNKNOWN_OBJECT_NAME:
-            return out
+            return out, processes
         for message in answer:
             assert message.reason == 0
             attrs: dict[int, object] = {}
@@ -146,7 +156,7 @@ def read_registry(data_dir: Path) -> dict[int, dict[int, object]]:
             name = attrs[mq.MQCA_Q_NAME]
             assert isinstance(name, str)
             out[int(name.split(".")[1])] = attrs
-        return out
+        return out, processes
     finally:
         engine.close()
 
@@ -156,12 +166,18 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_command_and_splits_none
     rng = random.Random(int(os.environ.get("CRASH_SEED", "20240611")))
     acked_created: set[int] = set()
     acked_changed: set[int] = set()
+    acked_processes: set[int] = set()
     start = 0
     for _ in range(4):
-        created, changed = run_child(tmp_path, start, rng.uniform(0.3, 1.2))
+        created, changed, processes = run_child(tmp_path, start, rng.uniform(0.3, 1.2))
         acked_created |= created
         acked_changed |= changed
-        registry = read_registry(tmp_path)
+        acked_processes |= processes
+        registry, stored_processes = read_registry(tmp_path)
+        # a process is created and changed in the batch that creates the queue of its index: all or nothing
+        assert acked_processes <= set(stored_processes)
+        for i, user_data in stored_processes.items():
+            assert user_data == f"changed {i}" and i in registry, (i, user_data)
         assert acked_created <= set(registry), sorted(acked_created - set(registry))[:5]
         for i, attrs in registry.items():
             state = state_of(attrs, i)
@@ -171,3 +187,4 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_command_and_splits_none
         start = max(registry, default=-1) + 3  # past anything the child may have committed
     assert len(acked_created) > 20, "the child hardly ran; the test proved little"
     assert len(acked_changed) > 10
+    assert len(acked_processes) > 3

@@ -208,17 +208,25 @@ def test_a_version_1_database_is_migrated_with_its_data(tmp_path: Path) -> None:
     engine = open_engine(tmp_path)
     ok(engine, create("FROM.V1", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 55)))
     engine.close()
-    # Version 2 added the journal, version 3 the messages and version 4 the authority records:
-    # without them, and marked 1, the file is a version 1 database.
+    # Version 2 added the journal, version 3 the messages, version 4 the authority records and
+    # version 5 the processes and namelists: without them, and marked 1, the file is a version 1
+    # database (one written before the default objects existed).
     db = sqlite3.connect(tmp_path / DB_NAME)
     db.execute("DROP TABLE journal")
     db.execute("DROP TABLE messages")
     db.execute("DROP TABLE authrecs")
+    db.execute("DROP TABLE objects")
+    db.execute("DELETE FROM meta WHERE key='default_objects'")
     db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
     db.commit()
     db.close()
     migrated = open_engine(tmp_path)
     assert inquire(migrated, "FROM.V1", mq.MQIA_MAX_Q_DEPTH)[mq.MQIA_MAX_Q_DEPTH] == 55
+    # the upgrade brings IBM's default process and namelist, as a new queue manager has them
+    for code, pid in ((mq.MQCMD_INQUIRE_PROCESS_NAMES, mq.MQCA_PROCESS_NAME), (mq.MQCMD_INQUIRE_NAMELIST_NAMES, mq.MQCA_NAMELIST_NAME)):
+        [names] = ok(migrated, command(code, String(pid, "SYSTEM.*")))
+        assert len(names.parameters[0].values) == 1
+    ok(migrated, command(mq.MQCMD_DELETE_PROCESS, String(mq.MQCA_PROCESS_NAME, "SYSTEM.DEFAULT.PROCESS")))
     ok(migrated, change("FROM.V1", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 66)))
     migrated.close()
     db = sqlite3.connect(tmp_path / DB_NAME)
@@ -226,6 +234,8 @@ def test_a_version_1_database_is_migrated_with_its_data(tmp_path: Path) -> None:
     db.close()
     reopened = open_engine(tmp_path)
     assert inquire(reopened, "FROM.V1", mq.MQIA_MAX_Q_DEPTH)[mq.MQIA_MAX_Q_DEPTH] == 66
+    # a default object deleted after the upgrade stays deleted
+    assert reason(reopened.execute(command(mq.MQCMD_INQUIRE_PROCESS, String(mq.MQCA_PROCESS_NAME, "SYSTEM.DEFAULT.PROCESS")))) == mq.MQRC_UNKNOWN_OBJECT_NAME
     reopened.close()
 
 

@@ -208,7 +208,16 @@ def test_reset_queue_statistics_reports_then_restarts_the_counts(qm: QueueManage
 # ---------------------------------------------------------------------------- triggers
 
 
+def define_process(qm: QueueManager, name: str = "APP.PROCESS", **attrs: object) -> None:
+    params: list[Integer | String] = [S(mq.MQCA_PROCESS_NAME, name)]
+    for pid, value in ((mq.MQIA_APPL_TYPE, attrs.get("appl_type", mq.MQAT_UNIX)), (mq.MQCA_APPL_ID, attrs.get("appl_id", "/opt/app/bin/serve"))):
+        params.append(Integer(pid, value) if isinstance(value, int) else S(pid, str(value)))
+    params += [S(mq.MQCA_ENV_DATA, str(attrs.get("env_data", "LANG=C"))), S(mq.MQCA_USER_DATA, str(attrs.get("user_data", "POOL=2")))]
+    assert reason(qm.execute(command(mq.MQCMD_CREATE_PROCESS, *params, Integer(mq.MQIACF_REPLACE, mq.MQRP_YES)))) == 0
+
+
 def trigger_queue(qm: QueueManager, trigger_type: int, **extra: int) -> None:
+    define_process(qm)
     params = [
         Integer(mq.MQIA_TRIGGER_CONTROL, mq.MQTC_ON),
         Integer(mq.MQIA_TRIGGER_TYPE, trigger_type),
@@ -230,6 +239,9 @@ def test_trigger_first_fires_when_the_queue_was_empty(qm: QueueManager) -> None:
     [tm] = trigger_messages(qm)
     assert len(tm) == mq.MQTM_LENGTH_1 and tm[:4] == b"TM  " and struct.unpack("<i", tm[4:8]) == (1,)
     assert tm[8:56].rstrip() == b"APP.Q" and tm[56:104].rstrip() == b"APP.PROCESS" and tm[104:168].rstrip() == b"start the app"
+    # ApplType, ApplId, EnvData and UserData come from the process definition
+    assert struct.unpack("<i", tm[168:172]) == (mq.MQAT_UNIX,)
+    assert (tm[172:428].rstrip(), tm[428:556].rstrip(), tm[556:684].rstrip()) == (b"/opt/app/bin/serve", b"LANG=C", b"POOL=2")
     drain(qm, "APP.Q")
     fill(qm, "APP.Q", 1)
     assert len(trigger_messages(qm)) == 1  # empty again: fires again
@@ -261,6 +273,41 @@ def test_trigger_message_of_a_syncpoint_put_is_part_of_the_unit_of_work(qm: Queu
             s.put("SRC", b"over the limit", syncpoint=True)
         s.backout()
     assert trigger_messages(qm) == []
+
+
+def test_no_trigger_message_without_its_process_definition(qm: QueueManager) -> None:
+    trigger_queue(qm, mq.MQTT_EVERY)
+    assert reason(qm.execute(command(mq.MQCMD_DELETE_PROCESS, S(mq.MQCA_PROCESS_NAME, "APP.PROCESS")))) == 0
+    fill(qm, "APP.Q", 2)
+    assert trigger_messages(qm) == []  # the process must exist when the trigger event occurs
+    define_process(qm, appl_id="/opt/app/bin/again")
+    fill(qm, "APP.Q", 1)
+    [tm] = trigger_messages(qm)
+    assert tm[172:428].rstrip() == b"/opt/app/bin/again"
+
+
+def test_a_changed_process_shows_in_the_next_trigger_message(qm: QueueManager) -> None:
+    trigger_queue(qm, mq.MQTT_EVERY)
+    fill(qm, "APP.Q", 1)
+    qm.execute(command(mq.MQCMD_CHANGE_PROCESS, S(mq.MQCA_PROCESS_NAME, "APP.PROCESS"), S(mq.MQCA_USER_DATA, "POOL=9"), Integer(mq.MQIA_APPL_TYPE, 65536)))
+    fill(qm, "APP.Q", 1)
+    first, second = trigger_messages(qm)
+    assert first[556:684].rstrip() == b"POOL=2" and second[556:684].rstrip() == b"POOL=9"
+    assert struct.unpack("<i", second[168:172]) == (65536,)
+
+
+def test_a_transmission_queue_triggers_without_a_process(qm: QueueManager) -> None:
+    params = (
+        Integer(mq.MQIA_USAGE, mq.MQUS_TRANSMISSION),
+        Integer(mq.MQIA_TRIGGER_CONTROL, mq.MQTC_ON),
+        Integer(mq.MQIA_TRIGGER_TYPE, mq.MQTT_FIRST),
+        S(mq.MQCA_INITIATION_Q_NAME, "SYSTEM.DEFAULT.INITIATION.QUEUE"),
+        S(mq.MQCA_TRIGGER_DATA, "TO.REMOTE"),
+    )
+    assert reason(qm.execute(create("XMIT.Q", L, *params))) == 0
+    fill(qm, "XMIT.Q", 1)
+    [tm] = trigger_messages(qm)
+    assert tm[56:104].strip() == b"" and tm[104:168].rstrip() == b"TO.REMOTE" and struct.unpack("<i", tm[168:172]) == (0,)
 
 
 def test_no_trigger_while_a_reader_has_the_queue_open(qm: QueueManager) -> None:

@@ -13,7 +13,6 @@ comments below for the rules that are not about one parameter.
 from __future__ import annotations
 
 import logging
-import re
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -33,10 +32,15 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.engine import authrecs, escape, move, queue_status, responses
+from pcfserver.engine import authrecs, escape, move, objects, queue_status, responses
 from pcfserver.engine.authority import AuthorityRecords, Identity, command_allowed, operation_allowed
+from pcfserver.engine.filters import GENERIC_NAME as _GENERIC_NAME
+from pcfserver.engine.filters import OBJECT_NAME as _OBJECT_NAME
+from pcfserver.engine.filters import compare as _compare
+from pcfserver.engine.filters import generic_match as _generic_match
 from pcfserver.engine.messages import MQIError
 from pcfserver.engine.messaging import EVENT_QUEUE, MessageLayer
+from pcfserver.engine.responses import Reject as _Reject
 from pcfserver.engine.spec import (
     DUPLICATE_REASON,
     FAMILY,
@@ -120,21 +124,8 @@ _NOT_CLUSTERABLE = frozenset(
         "SYSTEM.QSG.TRANSMIT.QUEUE",
     )
 )
-# Object names: 1..48 of A-Z a-z 0-9 . / _ %  (MQ naming rules); generic: a prefix and a final *.
-_OBJECT_NAME = re.compile(r"[A-Za-z0-9./_%]{1,48}\Z")
-_GENERIC_NAME = re.compile(r"[A-Za-z0-9./_%]{0,47}\*\Z")
 _INT_OPERATORS = frozenset((mq.MQCFOP_LESS, mq.MQCFOP_EQUAL, mq.MQCFOP_GREATER, mq.MQCFOP_NOT_LESS, mq.MQCFOP_NOT_EQUAL, mq.MQCFOP_NOT_GREATER))
 _STRING_OPERATORS = _INT_OPERATORS | {mq.MQCFOP_LIKE, mq.MQCFOP_NOT_LIKE}
-
-
-class _Reject(Exception):
-    """A command refused: the reason and the one error parameter of the error message."""
-
-    def __init__(self, reason: int, parameter: int | None = None, error_parameter: int | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.parameter = parameter
-        self.error_parameter = error_parameter
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,12 +169,6 @@ def _text(value: str, max_length: int) -> str | None:
             return None
         value = value[:max_length]
     return value.rstrip(" ")
-
-
-def _generic_match(pattern: str, value: str) -> bool:
-    if pattern.endswith("*"):
-        return value.startswith(pattern[:-1])
-    return value == pattern
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +239,9 @@ class Engine:
             mq.MQCMD_DELETE_AUTH_REC: lambda c, p: authrecs.delete_auth_rec(self, c, p),
             mq.MQCMD_INQUIRE_AUTH_RECS: lambda c, p: authrecs.inquire_auth_recs(self, c, p),
             mq.MQCMD_ESCAPE: lambda command, p: escape.answer(command, p.values, self._execute_one, self._ccsid),
+            **objects.handlers(self),
         }
+        self.objects = objects.Objects()
         self.messaging = MessageLayer(self)
         self.authority = AuthorityRecords()
         self._identity: Identity | None = None  # who the commands being applied run for (None: the server)
@@ -314,7 +301,7 @@ class Engine:
             attrs = self._new_attrs(_QT_LOCAL, dict(self._table_defaults[_QT_LOCAL]), None)
             self._queues[name] = Queue(name, _QT_LOCAL, attrs)
             ops.append(PutQueue(name, _QT_LOCAL, attrs))
-        self._store.commit(ops)
+        self._store.commit([*ops, *objects.seed(self)])
 
     def _load(self, snapshot: Snapshot, qmgr: str | None, ccsid: int | None) -> None:
         stored_name = snapshot.meta["qmgr_name"]
@@ -337,6 +324,8 @@ class Engine:
             self._queues[name] = Queue(name, qtype, complete)
         self.messaging.load(snapshot.messages)
         self.authority.records.update({key: frozenset(auths) for key, auths in snapshot.authrecs.items()})
+        if objects.load(self, snapshot):
+            self._store.commit(objects.seed(self))
 
     def close(self) -> None:
         """Ends every session (their units of work backed out), keeps NPMCLASS(HIGH) messages, closes the store."""
@@ -439,6 +428,10 @@ class Engine:
 
     # ------------------------------------------------------------------ time
 
+    def now(self) -> tuple[str, str]:
+        """Date "yyyy-mm-dd" and time "hh.mm.ss" (local time), as alteration dates are kept."""
+        return self._now()
+
     def _now(self) -> tuple[str, str]:
         """Date "yyyy-mm-dd" and time "hh.mm.ss" (local time), formatted once per second."""
         second = int(time.time())
@@ -449,9 +442,9 @@ class Engine:
 
     # ------------------------------------------------------------------ execution
 
-    def may_display(self, queue: str) -> bool:
-        """Whether the identity the commands run for may see the queue in a generic inquiry's answer."""
-        return operation_allowed(self.authority, self._identity, mq.MQOT_Q, queue, mq.MQAUTH_DISPLAY)
+    def may_display(self, name: str, object_type: int = mq.MQOT_Q) -> bool:
+        """Whether the identity the commands run for may see the object (a queue unless said) in a generic inquiry's answer."""
+        return operation_allowed(self.authority, self._identity, object_type, name, mq.MQAUTH_DISPLAY)
 
     def execute(self, command: Message, identity: Identity | None = None) -> list[Message]:
         """One command: its responses, after any change it made is durably committed."""
@@ -740,7 +733,7 @@ class Engine:
             raise _Reject(mq.MQRCCF_STRUCTURE_TYPE_ERROR, pid)
         if current is not None:
             raise _Reject(mq.MQRCCF_TOO_MANY_FILTERS, pid)
-        attr = self._spec.queue_attributes.get(pid)
+        attr = self._spec.attributes_of(cmd.kind).get(pid)
         wanted = "MQCFIN" if cls is IntegerFilter else "MQCFST"
         if attr is None or attr.zos or attr.struct != wanted:
             raise _Reject(PARM_ID_REASON[cls], pid)
@@ -1045,41 +1038,6 @@ class Engine:
 
     def queue_names(self) -> list[str]:
         return sorted(self._queues)
-
-
-def _compare(operator: int, actual: AttrValue, expected: AttrValue) -> bool:
-    if operator == mq.MQCFOP_LIKE or operator == mq.MQCFOP_NOT_LIKE:
-        hit = isinstance(actual, str) and isinstance(expected, str) and _generic_match(expected, actual)
-        return hit if operator == mq.MQCFOP_LIKE else not hit
-    if type(actual) is not type(expected):
-        return False
-    a, e = actual, expected
-    if operator == mq.MQCFOP_EQUAL:
-        return a == e
-    if operator == mq.MQCFOP_NOT_EQUAL:
-        return a != e
-    if isinstance(a, int) and isinstance(e, int):
-        x, y = a, e
-    else:
-        assert isinstance(a, str) and isinstance(e, str)
-        return _compare_text(operator, a, e)
-    if operator == mq.MQCFOP_LESS:
-        return x < y
-    if operator == mq.MQCFOP_GREATER:
-        return x > y
-    if operator == mq.MQCFOP_NOT_LESS:
-        return x >= y
-    return x <= y  # MQCFOP_NOT_GREATER
-
-
-def _compare_text(operator: int, a: str, e: str) -> bool:
-    if operator == mq.MQCFOP_LESS:
-        return a < e
-    if operator == mq.MQCFOP_GREATER:
-        return a > e
-    if operator == mq.MQCFOP_NOT_LESS:
-        return a >= e
-    return a <= e
 
 
 def open_engine(data_dir: Path | None = None, qmgr: str | None = None, ccsid: int | None = None) -> Engine:

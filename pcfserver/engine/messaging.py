@@ -36,6 +36,7 @@ from pcfserver.engine.store import ClearMessages, DeleteMessage, PutMessage, Upd
 
 if TYPE_CHECKING:
     from pcfserver.engine.engine import Engine, Queue
+    from pcfserver.engine.objects import NamedObject
     from pcfserver.engine.spec import AttrValue
 
 log = logging.getLogger("pcfserver.messages")
@@ -790,6 +791,8 @@ class MessageLayer:
             return False
         if initq.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED:
             return False
+        if self._trigger_process(base) is None and attrs.get(mq.MQIA_USAGE) != mq.MQUS_TRANSMISSION:
+            return False  # the process must exist when the trigger event occurs (not for a transmission queue)
         if kind == mq.MQTT_EVERY:
             return True
         if state.open_input:
@@ -799,6 +802,11 @@ class MessageLayer:
             return before == 0
         return before == int(attrs.get(mq.MQIA_TRIGGER_DEPTH, 1)) - 1
 
+    def _trigger_process(self, base: Queue) -> NamedObject | None:
+        """The process definition the queue's ProcessName names, if there is one."""
+        name = base.attrs.get(mq.MQCA_PROCESS_NAME, "")
+        return self._engine.objects.get(mq.MQOT_PROCESS, name) if isinstance(name, str) and name else None
+
     def _trigger(self, session: SessionState | None, base: Queue, syncpoint: bool) -> None:
         """Puts the MQTM trigger message on the initiation queue; a DEPTH trigger switches triggering off."""
         attrs = base.attrs
@@ -806,7 +814,8 @@ class MessageLayer:
         assert initq is not None
         if attrs.get(mq.MQIA_TRIGGER_TYPE) == mq.MQTT_DEPTH:
             self._engine.set_queue_attrs(base.name, ((mq.MQIA_TRIGGER_CONTROL, mq.MQTC_OFF),))
-        body = trigger_message(base.name, str(attrs.get(mq.MQCA_PROCESS_NAME, "")), str(attrs.get(mq.MQCA_TRIGGER_DATA, "")))
+        process = self._trigger_process(base)
+        body = trigger_message(base.name, str(attrs.get(mq.MQCA_PROCESS_NAME, "")), str(attrs.get(mq.MQCA_TRIGGER_DATA, "")), *_process_fields(process))
         now = self.clock()
         try:
             self._place(session if syncpoint else None, initq, self._own_descriptor(now, FORMAT_TRIGGER), body, now, syncpoint)
@@ -874,6 +883,20 @@ class MessageLayer:
             self._place(None, queue, self._own_descriptor(now, FORMAT_EVENT), encode(event), now, False)
         except MQIError:
             pass  # the event queue is full or the message too long for it: the event is lost
+
+
+def _process_fields(process: NamedObject | None) -> tuple[int, str, str, str]:
+    """MQTM's ApplType, ApplId, EnvData and UserData: the process definition's (zero and blanks without one)."""
+    if process is None:
+        return 0, "", "", ""
+    attrs = process.attrs
+    appl_type = attrs.get(mq.MQIA_APPL_TYPE, 0)
+    return (
+        appl_type if isinstance(appl_type, int) else 0,
+        str(attrs.get(mq.MQCA_APPL_ID, "")),
+        str(attrs.get(mq.MQCA_ENV_DATA, "")),
+        str(attrs.get(mq.MQCA_USER_DATA, "")),
+    )
 
 
 def trigger_message(queue: str, process: str, trigger_data: str, appl_type: int = 0, appl_id: str = "", env_data: str = "", user_data: str = "") -> bytes:

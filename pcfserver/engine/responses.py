@@ -14,6 +14,16 @@ from pcfserver import mq
 from pcfserver.codec.model import Integer, Message, Parameter
 
 
+class Reject(Exception):
+    """A command refused: the reason and the one error parameter of the error message."""
+
+    def __init__(self, reason: int, parameter: int | None = None, error_parameter: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.parameter = parameter
+        self.error_parameter = error_parameter
+
+
 def _response(command: Message | int, parameters: tuple[Parameter, ...], comp_code: int, reason: int) -> Message:
     code = command if isinstance(command, int) else command.command
     version = 1 if isinstance(command, int) else max(1, min(3, command.version))

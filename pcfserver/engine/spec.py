@@ -158,6 +158,17 @@ class CommandSpec:
     max_params: int
     allow_filter: bool
     set_attributes: frozenset[int] = field(default_factory=frozenset)
+    kind: str = "queue"  # the object the command acts on: queue, process or namelist (its filters' table)
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectSpec:
+    """One kind of object besides queues (process, namelist): its attribute table."""
+
+    kind: str
+    attributes: dict[int, Attribute]
+    stored: tuple[Attribute, ...]  # settable attributes and the inquire-only strings (alteration date, time)
+    reported: tuple[Attribute, ...]  # what Inquire reports, in table order
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +184,22 @@ class Spec:
     stored: dict[int, tuple[Attribute, ...]]
     reported: dict[int, tuple[Attribute, ...]]
     qmgr_reported: tuple[Attribute, ...]
+    objects: dict[str, ObjectSpec] = field(default_factory=dict)
+
+    def attributes_of(self, kind: str) -> dict[int, Attribute]:
+        """The attribute table of a command's object (queue attributes for queue commands)."""
+        found = self.objects.get(kind)
+        return found.attributes if found is not None else self.queue_attributes
+
+
+# The objects other than queues, each with its table in formats/ (<kind>-attributes.tsv); a command acts on
+# the object its MQCMD name says (MQCMD_CREATE_PROCESS, MQCMD_INQUIRE_NAMELIST_NAMES).
+OBJECT_KINDS = ("process", "namelist")
+
+
+def command_kind(command_name: str) -> str:
+    words = command_name.split("_")[2:]
+    return next((kind for kind in OBJECT_KINDS if kind.upper() in words), "queue")
 
 
 def _range(text: str) -> tuple[int, int, bool]:
@@ -244,6 +271,24 @@ def _queue_attribute(row: dict[str, str]) -> Attribute:
     return _attribute(row, applies, defaults, zos=row["platforms"] == "zos")
 
 
+def _object_attribute(row: dict[str, str]) -> Attribute:
+    text = row["default"]
+    is_string = _is_string(row["struct"])
+    default: AttrValue = text if is_string else (value_of(text) if text else 0)
+    return _attribute(row, frozenset(), {0: default}, zos=row["platforms"] == "zos")
+
+
+def _object_spec(kind: str) -> ObjectSpec:
+    attrs = {a.pid: a for a in map(_object_attribute, read_table(f"{kind}-attributes.tsv"))}
+    usable = [a for a in attrs.values() if not a.zos and a.access != "command"]
+    return ObjectSpec(
+        kind=kind,
+        attributes=attrs,
+        stored=tuple(a for a in usable if a.access == "set" or a.is_string),
+        reported=tuple(usable),
+    )
+
+
 def _qmgr_attribute(row: dict[str, str]) -> Attribute:
     text = row["default"]
     default: AttrValue = text if _is_string(row["struct"]) or text.startswith("@") else value_of(text)
@@ -271,11 +316,10 @@ def _param_from_attribute(attr: Attribute, required: bool = False, position: int
     )
 
 
-def _command_param(
-    row: dict[str, str], queue_attrs: dict[int, Attribute], qmgr_attrs: dict[int, Attribute], selectors: dict[str, frozenset[int]]
-) -> Param:
+def _command_param(row: dict[str, str], tables: tuple[dict[int, Attribute], ...], selectors: dict[str, frozenset[int]]) -> Param:
+    """A commands.tsv row completed from the first attribute table (of ``tables``) that has its parameter."""
     pid = value_of(row["parameter"])
-    base = queue_attrs.get(pid) or qmgr_attrs.get(pid)
+    base = next((t[pid] for t in tables if pid in t), None)
     struct = row["struct"] or (base.struct if base else "")
     if not struct:
         raise ValueError(f"commands.tsv: {row['command']} {row['parameter']} has no structure")
@@ -327,6 +371,7 @@ def spec() -> Spec:
     """The engine's tables, loaded once per process."""
     queue_attrs = {a.pid: a for a in map(_queue_attribute, read_table("queue-attributes.tsv"))}
     qmgr_attrs = {a.pid: a for a in map(_qmgr_attribute, read_table("qmgr-attributes.tsv"))}
+    objects = {kind: _object_spec(kind) for kind in OBJECT_KINDS}
     all_value = mq.MQIACF_ALL
     selectors = {
         "@queue-selectors": frozenset(
@@ -336,6 +381,8 @@ def spec() -> Spec:
         "@qmgr-selectors": frozenset([all_value, *qmgr_attrs]),
         "@queue-status-selectors": frozenset([all_value, *(value_of(row["parameter"]) for row in read_table("queue-status-attributes.tsv"))]),
     }
+    for kind, found in objects.items():
+        selectors[f"@{kind}-selectors"] = frozenset([all_value, *(a.pid for a in found.attributes.values() if a.access != "command")])
     rows_by_command: dict[str, list[dict[str, str]]] = {}
     for row in read_table("commands.tsv"):
         rows_by_command.setdefault(row["command"], []).append(row)
@@ -344,6 +391,9 @@ def spec() -> Spec:
         params: dict[int, Param] = {}
         allow_filter = False
         set_attrs: list[int] = []
+        kind = command_kind(name)
+        own = objects[kind].attributes if kind in objects else queue_attrs
+        groups = {"@queue-attributes": queue_attrs, "@qmgr-attributes": qmgr_attrs, **{f"@{k}-attributes": o.attributes for k, o in objects.items()}}
         for row in rows:
             parameter = row["parameter"]
             if not parameter:
@@ -351,15 +401,14 @@ def spec() -> Spec:
             if parameter == "@filter":
                 allow_filter = True
                 continue
-            if parameter in ("@queue-attributes", "@qmgr-attributes"):
-                table = queue_attrs if parameter == "@queue-attributes" else qmgr_attrs
-                for attr in table.values():
+            if parameter in groups:
+                for attr in groups[parameter].values():
                     if attr.access == "set" and attr.pid not in params:
                         params[attr.pid] = _param_from_attribute(attr)
                         if not attr.zos:
                             set_attrs.append(attr.pid)
                 continue
-            param = _command_param(row, queue_attrs, qmgr_attrs, selectors)
+            param = _command_param(row, (own, queue_attrs, qmgr_attrs), selectors)
             params[param.pid] = param
         required = tuple(sorted((p for p in params.values() if p.required), key=lambda p: p.position))
         if [p.position for p in required] != list(range(1, len(required) + 1)):
@@ -376,6 +425,7 @@ def spec() -> Spec:
             max_params=usable + (1 if allow_filter else 0),
             allow_filter=allow_filter,
             set_attributes=frozenset(set_attrs),
+            kind=kind,
         )
     known = frozenset(
         value for key, value in constants().values.items() if key.startswith("MQCMD_") and key != "MQCMD_NONE"
@@ -397,4 +447,5 @@ def spec() -> Spec:
         stored=stored,
         reported=reported,
         qmgr_reported=qmgr_reported,
+        objects=objects,
     )

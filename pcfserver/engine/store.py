@@ -27,6 +27,7 @@ all.  A database newer than this code is refused.
 from __future__ import annotations
 
 import io
+import json
 import os
 import pickle
 import sqlite3
@@ -36,9 +37,10 @@ from pathlib import Path
 from typing import Protocol
 
 AttrValue = int | str
+ObjValue = int | str | tuple[str, ...]  # a process or namelist attribute (a namelist's Names is a tuple)
 
 DB_NAME = "registry.sqlite3"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # MIGRATIONS[v] takes the schema from version v to v + 1.  Version 0 is an empty file.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -63,6 +65,9 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "CREATE TABLE authrecs (profile TEXT NOT NULL, objtype INTEGER NOT NULL, etype INTEGER NOT NULL, entity TEXT NOT NULL,"
         " auths TEXT NOT NULL, PRIMARY KEY (profile, objtype, etype, entity)) WITHOUT ROWID",
     ),
+    # Process definitions and namelists: one row per object (MQOT_* type, name), its attributes as a
+    # JSON list of [parameter, value] pairs (a namelist's Names is a list of strings).
+    4: ("CREATE TABLE objects (objtype INTEGER NOT NULL, name TEXT NOT NULL, attrs TEXT NOT NULL, PRIMARY KEY (objtype, name)) WITHOUT ROWID",),
 }
 
 # Attribute values gathered in the journal before they are folded into the tables.  A fold
@@ -148,10 +153,25 @@ class SetAuthRec:
     auths: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class PutObject:
+    """A process or namelist defined, redefined or changed: all its attributes; written straight to its table."""
+
+    objtype: int
+    name: str
+    attrs: tuple[tuple[int, ObjValue], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteObject:
+    objtype: int
+    name: str
+
+
 Op = PutQueue | SetAttrs | DeleteQueue | SetQmgr | SetMeta
-MessageOp = PutMessage | DeleteMessage | UpdateMessage | ClearMessages | SetAuthRec
+MessageOp = PutMessage | DeleteMessage | UpdateMessage | ClearMessages | SetAuthRec | PutObject | DeleteObject
 AnyOp = Op | MessageOp
-_MESSAGE_OPS = (PutMessage, DeleteMessage, UpdateMessage, ClearMessages, SetAuthRec)
+_MESSAGE_OPS = (PutMessage, DeleteMessage, UpdateMessage, ClearMessages, SetAuthRec, PutObject, DeleteObject)
 
 
 def md_record(fields: tuple[object, ...], put_at: float, expires_at: float | None) -> bytes:
@@ -170,7 +190,7 @@ def md_fields(blob: bytes) -> tuple[object, ...]:
 class _MessageWrites:
     """The net rows of a commit's message operations: a message put and got in one commit is never written."""
 
-    __slots__ = ("auths", "clears", "deletes", "puts", "updates")
+    __slots__ = ("auths", "clears", "deletes", "objects", "puts", "updates")
 
     def __init__(self) -> None:
         self.puts: dict[int, PutMessage] = {}
@@ -178,9 +198,14 @@ class _MessageWrites:
         self.updates: dict[int, bytes] = {}
         self.clears: list[str] = []
         self.auths: dict[tuple[str, int, int, str], tuple[int, ...]] = {}
+        self.objects: dict[tuple[int, str], tuple[tuple[int, ObjValue], ...] | None] = {}
 
     def add(self, op: MessageOp) -> None:
-        if isinstance(op, SetAuthRec):
+        if isinstance(op, PutObject):
+            self.objects[(op.objtype, op.name)] = op.attrs
+        elif isinstance(op, DeleteObject):
+            self.objects[(op.objtype, op.name)] = None
+        elif isinstance(op, SetAuthRec):
             self.auths[(op.profile, op.objtype, op.etype, op.entity)] = op.auths
         elif isinstance(op, PutMessage):
             self.puts[op.seq] = op
@@ -201,6 +226,11 @@ class _MessageWrites:
             self.clears.append(op.queue)
 
     def write(self, db: sqlite3.Connection) -> None:
+        for (objtype, name), attrs in self.objects.items():
+            if attrs is None:
+                db.execute("DELETE FROM objects WHERE objtype = ? AND name = ?", (objtype, name))
+            else:
+                db.execute("INSERT OR REPLACE INTO objects (objtype, name, attrs) VALUES (?,?,?)", (objtype, name, json.dumps(attrs)))
         for key, auths in self.auths.items():
             if auths:
                 db.execute("INSERT OR REPLACE INTO authrecs (profile, objtype, etype, entity, auths) VALUES (?,?,?,?,?)", (*key, " ".join(map(str, auths))))
@@ -337,6 +367,25 @@ class Snapshot:
     messages: list[tuple[int, str, int, tuple[object, ...], bytes]] = field(default_factory=list)
     # (profile, object type, entity type, entity) -> MQAUTH_* values
     authrecs: dict[tuple[str, int, int, str], tuple[int, ...]] = field(default_factory=dict)
+    # (MQOT_PROCESS or MQOT_NAMELIST, name) -> attributes
+    objects: dict[tuple[int, str], dict[int, ObjValue]] = field(default_factory=dict)
+
+
+def _object_attrs(text: str) -> dict[int, ObjValue]:
+    """An objects row's attributes: [parameter, value] pairs whose value is an int, a string or a list of strings."""
+    out: dict[int, ObjValue] = {}
+    for param, value in json.loads(text):
+        if type(param) is not int:
+            raise TypeError("a parameter that is not an int")
+        if isinstance(value, list):
+            if not all(isinstance(v, str) for v in value):
+                raise TypeError("a list that is not of strings")
+            out[param] = tuple(value)
+        elif type(value) in (int, str):
+            out[param] = value
+        else:
+            raise TypeError(f"a value of type {type(value).__name__}")
+    return out
 
 
 class Store(Protocol):
@@ -465,6 +514,11 @@ class SqliteStore:
         snap.qmgr = {param: value for param, value in db.execute("SELECT param, value FROM qmgr_attrs")}
         for profile, objtype, etype, entity, auths in db.execute("SELECT profile, objtype, etype, entity, auths FROM authrecs"):
             snap.authrecs[(profile, objtype, etype, entity)] = tuple(int(a) for a in str(auths).split())
+        for objtype, name, attrs in db.execute("SELECT objtype, name, attrs FROM objects"):
+            try:
+                snap.objects[(objtype, name)] = _object_attrs(attrs)
+            except (ValueError, TypeError) as exc:
+                raise StoreError(f"{self.path}: object {name} has attributes that cannot be read: {exc}") from exc
         kept_np = False
         for seq, queue, level, md, body, np in db.execute("SELECT seq, queue, level, md, body, np FROM messages ORDER BY seq"):
             try:
