@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pcfserver import mq
-from pcfserver.codec import Integer, IntegerFilter, IntegerList, Message, String, StringFilter
+from pcfserver.codec import Integer, IntegerFilter, IntegerList, Message, String, StringFilter, StringList
 from pcfserver.dialects import CommandSyntaxError, UnknownCommandError, mqsc, parse_command, render_answer, render_command
 from pcfserver.dialects.mqsc import layout
 from pcfserver.engine import responses
@@ -88,6 +88,27 @@ PARSED = [
     ("MOVE QLOCAL(SRC) TOQLOCAL(TGT)", pcf(mq.MQCMD_MOVE_Q, String(mq.MQCACF_FROM_Q_NAME, "SRC"), String(mq.MQCACF_TO_Q_NAME, "TGT"))),
     ("MOVE QL(SRC) TYPE(ADD) TOQLOCAL(TGT)", pcf(mq.MQCMD_MOVE_Q, String(mq.MQCACF_FROM_Q_NAME, "SRC"), String(mq.MQCACF_TO_Q_NAME, "TGT"), Integer(mq.MQIACF_MOVE_TYPE, mq.MQIACF_MOVE_TYPE_ADD))),
     ("MOVE QL(SRC) TOQLOCAL(TGT) TYPE(MOVE)", pcf(mq.MQCMD_MOVE_Q, String(mq.MQCACF_FROM_Q_NAME, "SRC"), String(mq.MQCACF_TO_Q_NAME, "TGT"), Integer(mq.MQIACF_MOVE_TYPE, mq.MQIACF_MOVE_TYPE_MOVE))),
+    # processes (IBM DEFINE/ALTER/DELETE/DISPLAY PROCESS; synonym PRO)
+    ("DEFINE PROCESS(P1) APPLTYPE(UNIX) APPLICID('/opt/app') ENVRDATA('LANG=C') USERDATA('u') DESCR('d')", pcf(
+        mq.MQCMD_CREATE_PROCESS, String(mq.MQCA_PROCESS_NAME, "P1"), Integer(mq.MQIA_APPL_TYPE, mq.MQAT_UNIX), String(mq.MQCA_APPL_ID, "/opt/app"),
+        String(mq.MQCA_ENV_DATA, "LANG=C"), String(mq.MQCA_USER_DATA, "u"), String(mq.MQCA_PROCESS_DESC, "d"))),
+    ("DEF PRO(P2) LIKE(P1) APPLTYPE(65536) REPLACE", pcf(
+        mq.MQCMD_COPY_PROCESS, String(mq.MQCACF_FROM_PROCESS_NAME, "P1"), String(mq.MQCACF_TO_PROCESS_NAME, "P2"), Integer(mq.MQIA_APPL_TYPE, 65536), Integer(mq.MQIACF_REPLACE, 1))),
+    ("ALT PRO(P1) APPLTYPE(WINDOWSNT)", pcf(mq.MQCMD_CHANGE_PROCESS, String(mq.MQCA_PROCESS_NAME, "P1"), Integer(mq.MQIA_APPL_TYPE, mq.MQAT_WINDOWS_NT))),
+    ("DELETE PROCESS(P1)", pcf(mq.MQCMD_DELETE_PROCESS, String(mq.MQCA_PROCESS_NAME, "P1"))),
+    ("DIS PRO(*)", pcf(mq.MQCMD_INQUIRE_PROCESS, String(mq.MQCA_PROCESS_NAME, "*"))),
+    ("DIS PROCESS(P*) APPLICID WHERE(APPLTYPE EQ CICS)", pcf(
+        mq.MQCMD_INQUIRE_PROCESS, String(mq.MQCA_PROCESS_NAME, "P*"), IntegerList(mq.MQIACF_PROCESS_ATTRS, (mq.MQCA_APPL_ID,)),
+        IntegerFilter(mq.MQIA_APPL_TYPE, mq.MQCFOP_EQUAL, mq.MQAT_CICS), version=3)),
+    # namelists (synonym NL): NAMES takes a list, NAMES() an empty one
+    ("DEFINE NAMELIST(NL1) NAMES(A,'b.c', D) DESCR('x')", pcf(
+        mq.MQCMD_CREATE_NAMELIST, String(mq.MQCA_NAMELIST_NAME, "NL1"), StringList(mq.MQCA_NAMES, ("A", "b.c", "D")), String(mq.MQCA_NAMELIST_DESC, "x"))),
+    ("DEF NL(NL2) LIKE(NL1)", pcf(mq.MQCMD_COPY_NAMELIST, String(mq.MQCACF_FROM_NAMELIST_NAME, "NL1"), String(mq.MQCACF_TO_NAMELIST_NAME, "NL2"))),
+    ("ALTER NL(NL1) NAMES()", pcf(mq.MQCMD_CHANGE_NAMELIST, String(mq.MQCA_NAMELIST_NAME, "NL1"), StringList(mq.MQCA_NAMES, ()))),
+    ("DELETE NAMELIST(NL1)", pcf(mq.MQCMD_DELETE_NAMELIST, String(mq.MQCA_NAMELIST_NAME, "NL1"))),
+    ("DIS NL(*) NAMCOUNT NAMES WHERE(NAMCOUNT GT 1)", pcf(
+        mq.MQCMD_INQUIRE_NAMELIST, String(mq.MQCA_NAMELIST_NAME, "*"), IntegerList(mq.MQIACF_NAMELIST_ATTRS, (mq.MQIA_NAME_COUNT, mq.MQCA_NAMES)),
+        IntegerFilter(mq.MQIA_NAME_COUNT, mq.MQCFOP_GREATER, 1), version=3)),
 ]
 
 
@@ -184,6 +205,54 @@ RUN = [
     ("DIS Q(NOTHING*)", ["AMQ8147E: IBM MQ object NOTHING* not found."], "failed"),
     ("DIS QMGR MAXUMSGS", ["AMQ8408I: Display Queue Manager details.", "   QMNAME(QM1)                             MAXUMSGS(200)"], "ok"),
 ]
+
+
+OBJECTS = [
+    ("DEFINE PROCESS(APP.PROC) APPLICID('/opt/app/bin/serve') USERDATA('POOL=2')", ["AMQ8010I: IBM MQ process created."], "ok"),
+    ("DEFINE PROCESS(APP.PROC)", ["AMQ8150E: IBM MQ object already exists."], "failed"),
+    ("DEF PRO(APP.COPY) LIKE(APP.PROC) DESCR('copy')", ["AMQ8010I: IBM MQ process created."], "ok"),
+    ("DEF PRO(APP.COPY2) LIKE(NONE)", ["AMQ8147E: IBM MQ object NONE not found."], "failed"),
+    ("ALTER PROCESS(APP.PROC) APPLTYPE(WINDOWSNT)", ["AMQ8012I: IBM MQ process changed."], "ok"),
+    ("ALTER PROCESS(GONE) APPLTYPE(UNIX)", ["AMQ8147E: IBM MQ object GONE not found."], "failed"),
+    ("DIS PRO(APP.*) APPLTYPE", [
+        "AMQ8407I: Display Process details.", "   PROCESS(APP.COPY)                       APPLTYPE(UNIX)",
+        "AMQ8407I: Display Process details.", "   PROCESS(APP.PROC)                       APPLTYPE(WINDOWSNT)"], "ok"),
+    ("DIS PRO(APP.PROC) APPLICID USERDATA DESCR", [
+        "AMQ8407I: Display Process details.", "   PROCESS(APP.PROC)                       DESCR( )", "   APPLICID(/opt/app/bin/serve)            USERDATA(POOL=2)"], "ok"),
+    ("DELETE PROCESS(APP.COPY)", ["AMQ8011I: IBM MQ process deleted."], "ok"),
+    ("DEFINE NAMELIST(CLUSTERS) NAMES(CL.ONE,CL.TWO,CL.THREE)", ["AMQ8552I: IBM MQ namelist created."], "ok"),
+    ("DIS NL(CLUSTERS) NAMCOUNT NAMES", [
+        "AMQ8550I: Display namelist details.", "   NAMELIST(CLUSTERS)                      NAMCOUNT(3)",
+        "   NAMES(CL.ONE", "        ,CL.TWO", "        ,CL.THREE)"], "ok"),
+    ("ALTER NAMELIST(CLUSTERS) NAMES(ONLY)", ["AMQ8551I: IBM MQ namelist changed."], "ok"),
+    ("DIS NL(CLUSTERS) NAMES DESCR", ["AMQ8550I: Display namelist details.", "   NAMELIST(CLUSTERS)                      NAMES(ONLY)", "   DESCR( )"], "ok"),
+    ("ALTER NAMELIST(CLUSTERS) NAMES('not a name')", ["AMQ8101S: IBM MQ error (FA8) has occurred. Reason 4008 MQRCCF_OBJECT_NAME_ERROR for NAMES."], "failed"),
+    ("DELETE NAMELIST(CLUSTERS)", ["AMQ8553I: IBM MQ namelist deleted."], "ok"),
+    ("DIS NL(CLUSTERS)", ["AMQ8147E: IBM MQ object CLUSTERS not found."], "failed"),
+]
+
+
+def test_processes_and_namelists_in_runmqsc_lines() -> None:
+    execute = Recorder()
+    for text, lines, status in OBJECTS:
+        outcome = mqsc.run(text, execute)
+        assert (outcome.lines, outcome.status) == (lines, status), text
+
+
+def test_display_namelist_shows_every_attribute_in_runmqscs_order() -> None:
+    execute = Recorder()
+    mqsc.run("DEFINE NAMELIST(SYSTEM.QPUBSUB.QUEUE.NAMELIST) NAMES(SYSTEM.BROKER.DEFAULT.STREAM,SYSTEM.BROKER.ADMIN.STREAM) DESCR('A list of queues')", execute)
+    lines = mqsc.run("DISPLAY NAMELIST(SYSTEM.QPUBSUB.QUEUE.NAMELIST)", execute).lines
+    # runmqsc 9.1: NAMELIST, NAMCOUNT, NAMES (one name a line, continued under the parenthesis), DESCR, ALTDATE, ALTTIME;
+    # the pairs two to a line follow this server's layout (runmqsc put NAMELIST and NAMCOUNT on lines of their own there)
+    assert lines[:5] == [
+        "AMQ8550I: Display namelist details.",
+        "   NAMELIST(SYSTEM.QPUBSUB.QUEUE.NAMELIST) NAMCOUNT(2)",
+        "   NAMES(SYSTEM.BROKER.DEFAULT.STREAM",
+        "        ,SYSTEM.BROKER.ADMIN.STREAM)",
+        "   DESCR(A list of queues)                 ALTDATE(" + lines[4][51:61] + ")",
+    ]
+    assert lines[5].startswith("   ALTTIME(") and len(lines) == 6
 
 
 def test_answers_in_runmqsc_lines() -> None:
