@@ -36,6 +36,7 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
+from pcfserver.dialects import authrec
 from pcfserver.dialects.keywords import display_keyword, is_string_parameter, word_for
 from pcfserver.dialects.lexer import CommandSyntaxError, Item, Token, UnknownCommandError, items, parse_number, segment
 from pcfserver.dialects.outcome import (
@@ -54,6 +55,7 @@ from pcfserver.dialects.outcome import (
 )
 from pcfserver.dialects.tables import (
     OBJECT_TABLES,
+    ORDERED_TABLES,
     Attr,
     AttrValue,
     CommandRow,
@@ -99,6 +101,7 @@ _DISPLAY_TABLE = {
     mq.MQCMD_INQUIRE_Q_MGR: "qmgr",
     mq.MQCMD_INQUIRE_PROCESS: "process",
     mq.MQCMD_INQUIRE_NAMELIST: "namelist",
+    mq.MQCMD_INQUIRE_AUTH_RECS: "authrec",
 }
 # DEFINE ... LIKE(x): the Create command becomes its Copy, the LIKE name its source and the defined name its target.
 _COPIES = {
@@ -114,6 +117,7 @@ _NAME_PARAMETERS = {
     "qmgr": mq.MQCA_Q_MGR_NAME,
     "process": mq.MQCA_PROCESS_NAME,
     "namelist": mq.MQCA_NAMELIST_NAME,
+    "authrec": mq.MQCACF_AUTH_PROFILE_NAME,
 }
 _ATTRIBUTE_OPTIONS = {"@attributes": "queue", "@qmgr-attributes": "qmgr", **{f"@{t}-attributes": t for t in OBJECT_TABLES}}
 _SELECTOR_OPTIONS = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr", **{f"@{t}-selectors": t for t in OBJECT_TABLES}}
@@ -299,7 +303,7 @@ def parse(text: str) -> MqscCommand:
         name = _name(noun_item, text)
     elif noun_item.values is not None:
         raise _error(f"{noun} takes no name", text, noun_item.end)
-    message = _build(row, name, found[2:], text)
+    message = authrec.build(row, found[2:], text) if authrec.is_authrec(row) else _build(row, name, found[2:], text)
     return MqscCommand(verb, noun, name, message, row)
 
 
@@ -444,6 +448,11 @@ def _value_text(parameter: int, value: AttrValue, always: bool) -> str:
 def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
     """The MQSC words of a PCF command: ``VERB NOUN(name)`` first, then one part per parameter."""
     row, consumed = _row_for(message)
+    if authrec.is_authrec(row):
+        try:
+            return authrec.render_parts(row, message, lambda value: quote(value.rstrip(), always=quote_all))
+        except ValueError as error:
+            raise NotExpressible(str(error)) from error
     vocab = _vocab()
     options = options_of(row.command)
     keyed = {parameter: keyword for keyword, (parameter, _) in options.keyed.items()}
@@ -589,7 +598,7 @@ def display_entries(response: Message, table: str) -> list[str]:
     """
     words = _vocab().words
     first: list[str] = []
-    rest: list[str] = []
+    rest: list[tuple[int, str]] = []
     name_parameter = _NAME_PARAMETERS.get(table)
     for item in response.parameters:
         keyword = display_keyword(item.parameter, dialect=DIALECT, table=table)
@@ -608,9 +617,15 @@ def display_entries(response: Message, table: str) -> list[str]:
         else:
             continue
         is_name = item.parameter == name_parameter or (keyword == "TYPE" and table in ("queue", "status"))
-        (first if is_name else rest).append(entry)
+        if is_name:
+            first.append(entry)
+        else:
+            rest.append((item.parameter, entry))
     first.sort(key=lambda entry: not entry.startswith(("QUEUE(", "QMNAME(")))
-    return first + (rest if table in OBJECT_TABLES else sorted(rest))
+    if table in ORDERED_TABLES:
+        order = {a.parameter: i for i, a in enumerate(_vocab().table(table).values())}
+        return first + [entry for _, entry in sorted(rest, key=lambda pair: order.get(pair[0], len(order)))]
+    return first + sorted(entry for _, entry in rest)
 
 
 def _line(key: str, **inserts: object) -> str:

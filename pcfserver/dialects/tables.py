@@ -1,8 +1,8 @@
 """The command languages' tables from ``formats/``, loaded once into lookup structures.
 
 Sources: the ``mqsc``/``tpf``/``ibmi`` keyword columns of ``queue-attributes.tsv``,
-``qmgr-attributes.tsv``, ``queue-status-attributes.tsv``, ``process-attributes.tsv`` and
-``namelist-attributes.tsv``; ``dialect-values.tsv`` (value
+``qmgr-attributes.tsv``, ``queue-status-attributes.tsv``, ``process-attributes.tsv``,
+``namelist-attributes.tsv`` and ``authrec-attributes.tsv``; ``dialect-values.tsv`` (value
 words), ``dialect-commands.tsv``, ``dialect-synonyms.tsv``, ``ibmi-parameters.tsv``,
 ``dialect-only-attributes.tsv`` and ``dialect-messages.tsv``.  No rule lives here: this module
 only indexes rows, so adding a keyword or a word is one cell or one row in those files.
@@ -25,14 +25,18 @@ QUEUE_TYPES: dict[str, int] = {"local": 1, "model": 2, "alias": 3, "remote": 6}
 # The objects besides queues, each with its attribute table (<kind>-attributes.tsv); their commands' MQCMD
 # names say which (MQCMD_CREATE_PROCESS, MQCMD_INQUIRE_NAMELIST_NAMES).
 OBJECT_TABLES = ("process", "namelist")
-TABLES = ("queue", "qmgr", "status", *OBJECT_TABLES)
+# Tables shown in their own row order (authrec: the keywords of the AUTHREC commands, authrec-attributes.tsv).
+ORDERED_TABLES = (*OBJECT_TABLES, "authrec")
+TABLES = ("queue", "qmgr", "status", *ORDERED_TABLES)
 
 
 def table_of_command(code: int) -> str:
-    """The attribute table of a PCF command's object: queue, qmgr, process or namelist."""
+    """The attribute table of a PCF command's object: queue, qmgr, process, namelist or authrec."""
     words = (names.command_name(code) or "").split("_")[2:]
     if "MGR" in words:
         return "qmgr"
+    if "AUTH" in words and ("REC" in words or "RECS" in words):
+        return "authrec"
     return next((table for table in OBJECT_TABLES if table.upper() in words), "queue")
 
 
@@ -100,7 +104,7 @@ class Vocabulary:
     synonyms: dict[str, dict[str, str]]  # kind (verb/noun/keyword) -> word -> meaning
     commands: dict[str, CommandRow]
     only: dict[str, OnlyAttr] = field(default_factory=dict)
-    objects: dict[str, dict[str, Attr]] = field(default_factory=dict)  # process / namelist -> keyword -> attribute
+    objects: dict[str, dict[str, Attr]] = field(default_factory=dict)  # process / namelist / authrec -> keyword -> attribute
 
     def table(self, table: str) -> dict[str, Attr]:
         """The attributes of one table (queue, qmgr, status, process or namelist) by keyword."""
@@ -170,7 +174,7 @@ def status_attributes() -> tuple[Attr, ...]:
 
 @cache
 def object_attributes(table: str) -> tuple[Attr, ...]:
-    """The attributes of a process or a namelist, in table order (the order displays show them)."""
+    """The attributes of a process or a namelist (or the AUTHREC keywords), in table order (the order displays show them)."""
     out = []
     for row in read_table(f"{table}-attributes.tsv"):
         is_string = row["struct"] in ("MQCFST", "MQCFSL")
@@ -187,7 +191,7 @@ def attributes_of(table: str) -> tuple[Attr, ...]:
         return qmgr_attributes()
     if table == "status":
         return status_attributes()
-    if table in OBJECT_TABLES:
+    if table in ORDERED_TABLES:
         return object_attributes(table)
     raise ValueError(f"unknown attribute table {table!r}")
 
@@ -258,7 +262,7 @@ def vocabulary(dialect: str) -> Vocabulary:
         synonyms=synonyms,
         commands=commands,
         only=only,
-        objects={table: index(object_attributes(table)) for table in OBJECT_TABLES},
+        objects={table: index(object_attributes(table)) for table in ORDERED_TABLES},
     )
 
 
