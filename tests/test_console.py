@@ -46,7 +46,13 @@ async def snapshot(port: int) -> dict[str, dict[int, object]]:
         inquire_q = Message(mq.MQCMD_INQUIRE_Q, (String(mq.MQCA_Q_NAME, "*"),))
         answers[mq.MQCMD_INQUIRE_Q] = await client.execute(inquire_q)
         answers[mq.MQCMD_INQUIRE_Q_MGR] = await client.execute(Message(mq.MQCMD_INQUIRE_Q_MGR))
-        return registry(execute)
+        out = registry(execute)
+        # processes and namelists: every attribute but the alteration stamps
+        for code, pid in ((mq.MQCMD_INQUIRE_PROCESS, mq.MQCA_PROCESS_NAME), (mq.MQCMD_INQUIRE_NAMELIST, mq.MQCA_NAMELIST_NAME)):
+            for response in await client.execute(Message(code, (String(pid, "*"),))):
+                values = {p.parameter: getattr(p, "value", getattr(p, "values", None)) for p in response.parameters}
+                out[f"{code}:{values[pid]}"] = {k: v for k, v in values.items() if k not in (mq.MQCA_ALTERATION_DATE, mq.MQCA_ALTERATION_TIME)}
+        return out
 
 
 async def run_pcf(port: int, commands: Sequence[Message]) -> None:
@@ -136,7 +142,13 @@ DEFINE QLOCAL(PLAIN)
 DEFINE QMODEL(MODEL.Q) DEFTYPE(PERMDYN) MAXDEPTH(10)
 DEFINE QALIAS(ORDERS.ALIAS) TARGET(ORDERS) DEFPSIST(YES)
 DEFINE QREMOTE(REMOTE.Q) RNAME(THEIRS) RQMNAME(QM2) XMITQ(QM2.XMIT)
+ALTER PROCESS(SYSTEM.DEFAULT.PROCESS) ENVRDATA('SITE=1')
+DEFINE PROCESS(ORDERS.PROCESS) APPLICID('/opt/orders/serve') USERDATA('POOL=2')
+DEFINE NAMELIST(ORDERS.CLUSTERS) NAMES(CL.ONE,CL.TWO) DESCR('clusters')
 """
+
+
+SETUP_OBJECTS = "".join(line + "\n" for line in SETUP.splitlines() if "PROCESS" in line or "NAMELIST" in line)
 
 
 async def test_dump_then_console_recreates_the_registry(nursery: trio.Nursery) -> None:
@@ -150,6 +162,9 @@ async def test_dump_then_console_recreates_the_registry(nursery: trio.Nursery) -
         console_dialect = "mqsc" if dialect == "mqsc" else "ibmi"
         code, out, err = await cli("console", "--port", str(fresh), "--dialect", console_dialect, stdin=script)
         assert (code, err) == (0, ""), out
+        if dialect == "ibmi":  # CL has no process or namelist commands here: the dump names them in comments
+            assert "/* DEFINE PROCESS('ORDERS.PROCESS') APPLICID('/opt/orders/serve') USERDATA('POOL=2') REPLACE : no CL command here */" in script
+            code, out, err = await cli("console", "--port", str(fresh), stdin=SETUP_OBJECTS)
         assert await snapshot(fresh) == await snapshot(source), dialect
 
 
@@ -158,8 +173,8 @@ async def test_dump_all_writes_every_attribute(nursery: trio.Nursery) -> None:
     _, changed_only, _ = await cli("dump", "--port", str(port))
     _, everything, _ = await cli("dump", "--port", str(port), "--all")
     assert "MAXDEPTH(5000)" not in changed_only and "MAXDEPTH(5000)" in everything
-    queues = len(await snapshot(port)) - 1
-    assert everything.splitlines().count("   REPLACE") == changed_only.splitlines().count("   REPLACE") == queues
+    objects = len(await snapshot(port)) - 1  # the queues, SYSTEM.DEFAULT.PROCESS and SYSTEM.DEFAULT.NAMELIST
+    assert everything.splitlines().count("   REPLACE") == changed_only.splitlines().count("   REPLACE") == objects
     assert "ALTER QMGR +" in everything and "ALTER QMGR" not in changed_only
 
 

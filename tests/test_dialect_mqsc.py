@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pcfserver import mq
-from pcfserver.codec import Integer, IntegerFilter, IntegerList, Message, String, StringFilter
+from pcfserver.codec import Integer, IntegerFilter, IntegerList, Message, String, StringFilter, StringList
 from pcfserver.dialects import CommandSyntaxError, UnknownCommandError, mqsc, parse_command, render_answer, render_command
 from pcfserver.dialects.mqsc import layout
 from pcfserver.engine import responses
@@ -88,6 +88,47 @@ PARSED = [
     ("MOVE QLOCAL(SRC) TOQLOCAL(TGT)", pcf(mq.MQCMD_MOVE_Q, String(mq.MQCACF_FROM_Q_NAME, "SRC"), String(mq.MQCACF_TO_Q_NAME, "TGT"))),
     ("MOVE QL(SRC) TYPE(ADD) TOQLOCAL(TGT)", pcf(mq.MQCMD_MOVE_Q, String(mq.MQCACF_FROM_Q_NAME, "SRC"), String(mq.MQCACF_TO_Q_NAME, "TGT"), Integer(mq.MQIACF_MOVE_TYPE, mq.MQIACF_MOVE_TYPE_ADD))),
     ("MOVE QL(SRC) TOQLOCAL(TGT) TYPE(MOVE)", pcf(mq.MQCMD_MOVE_Q, String(mq.MQCACF_FROM_Q_NAME, "SRC"), String(mq.MQCACF_TO_Q_NAME, "TGT"), Integer(mq.MQIACF_MOVE_TYPE, mq.MQIACF_MOVE_TYPE_MOVE))),
+    # processes (IBM DEFINE/ALTER/DELETE/DISPLAY PROCESS; synonym PRO)
+    ("DEFINE PROCESS(P1) APPLTYPE(UNIX) APPLICID('/opt/app') ENVRDATA('LANG=C') USERDATA('u') DESCR('d')", pcf(
+        mq.MQCMD_CREATE_PROCESS, String(mq.MQCA_PROCESS_NAME, "P1"), Integer(mq.MQIA_APPL_TYPE, mq.MQAT_UNIX), String(mq.MQCA_APPL_ID, "/opt/app"),
+        String(mq.MQCA_ENV_DATA, "LANG=C"), String(mq.MQCA_USER_DATA, "u"), String(mq.MQCA_PROCESS_DESC, "d"))),
+    ("DEF PRO(P2) LIKE(P1) APPLTYPE(65536) REPLACE", pcf(
+        mq.MQCMD_COPY_PROCESS, String(mq.MQCACF_FROM_PROCESS_NAME, "P1"), String(mq.MQCACF_TO_PROCESS_NAME, "P2"), Integer(mq.MQIA_APPL_TYPE, 65536), Integer(mq.MQIACF_REPLACE, 1))),
+    ("ALT PRO(P1) APPLTYPE(WINDOWSNT)", pcf(mq.MQCMD_CHANGE_PROCESS, String(mq.MQCA_PROCESS_NAME, "P1"), Integer(mq.MQIA_APPL_TYPE, mq.MQAT_WINDOWS_NT))),
+    ("DELETE PROCESS(P1)", pcf(mq.MQCMD_DELETE_PROCESS, String(mq.MQCA_PROCESS_NAME, "P1"))),
+    ("DIS PRO(*)", pcf(mq.MQCMD_INQUIRE_PROCESS, String(mq.MQCA_PROCESS_NAME, "*"))),
+    ("DIS PROCESS(P*) APPLICID WHERE(APPLTYPE EQ CICS)", pcf(
+        mq.MQCMD_INQUIRE_PROCESS, String(mq.MQCA_PROCESS_NAME, "P*"), IntegerList(mq.MQIACF_PROCESS_ATTRS, (mq.MQCA_APPL_ID,)),
+        IntegerFilter(mq.MQIA_APPL_TYPE, mq.MQCFOP_EQUAL, mq.MQAT_CICS), version=3)),
+    # namelists (synonym NL): NAMES takes a list, NAMES() an empty one
+    ("DEFINE NAMELIST(NL1) NAMES(A,'b.c', D) DESCR('x')", pcf(
+        mq.MQCMD_CREATE_NAMELIST, String(mq.MQCA_NAMELIST_NAME, "NL1"), StringList(mq.MQCA_NAMES, ("A", "b.c", "D")), String(mq.MQCA_NAMELIST_DESC, "x"))),
+    ("DEF NL(NL2) LIKE(NL1)", pcf(mq.MQCMD_COPY_NAMELIST, String(mq.MQCACF_FROM_NAMELIST_NAME, "NL1"), String(mq.MQCACF_TO_NAMELIST_NAME, "NL2"))),
+    ("ALTER NL(NL1) NAMES()", pcf(mq.MQCMD_CHANGE_NAMELIST, String(mq.MQCA_NAMELIST_NAME, "NL1"), StringList(mq.MQCA_NAMES, ()))),
+    ("DELETE NAMELIST(NL1)", pcf(mq.MQCMD_DELETE_NAMELIST, String(mq.MQCA_NAMELIST_NAME, "NL1"))),
+    # authority records (IBM SET/DELETE/DISPLAY AUTHREC on Multiplatforms): profile and type lead the PCF whatever the order typed
+    ("SET AUTHREC OBJTYPE(QUEUE) PROFILE(APP.*) PRINCIPAL('alice') AUTHADD(PUT,GET,BROWSE) AUTHRMV(ALLADM)", pcf(
+        mq.MQCMD_SET_AUTH_REC, String(mq.MQCACF_AUTH_PROFILE_NAME, "APP.*"), Integer(mq.MQIACF_OBJECT_TYPE, mq.MQOT_Q),
+        StringList(mq.MQCACF_PRINCIPAL_ENTITY_NAMES, ("alice",)), IntegerList(mq.MQIACF_AUTH_ADD_AUTHS, (mq.MQAUTH_OUTPUT, mq.MQAUTH_INPUT, mq.MQAUTH_BROWSE)),
+        IntegerList(mq.MQIACF_AUTH_REMOVE_AUTHS, (mq.MQAUTH_ALL_ADMIN,)))),
+    ("SET AUTHREC OBJTYPE(QMGR) GROUP('apps') AUTHADD(CONNECT,INQ)", pcf(
+        mq.MQCMD_SET_AUTH_REC, String(mq.MQCACF_AUTH_PROFILE_NAME, ""), Integer(mq.MQIACF_OBJECT_TYPE, mq.MQOT_Q_MGR),
+        StringList(mq.MQCACF_GROUP_ENTITY_NAMES, ("apps",)), IntegerList(mq.MQIACF_AUTH_ADD_AUTHS, (mq.MQAUTH_CONNECT, mq.MQAUTH_INQUIRE)))),
+    ("DELETE AUTHREC PROFILE(APP.*) OBJTYPE(PROCESS) PRINCIPAL('alice')", pcf(
+        mq.MQCMD_DELETE_AUTH_REC, String(mq.MQCACF_AUTH_PROFILE_NAME, "APP.*"), Integer(mq.MQIACF_OBJECT_TYPE, mq.MQOT_PROCESS),
+        StringList(mq.MQCACF_PRINCIPAL_ENTITY_NAMES, ("alice",)))),
+    ("DISPLAY AUTHREC PROFILE(APP.ORDERS) OBJTYPE(QUEUE)", pcf(
+        mq.MQCMD_INQUIRE_AUTH_RECS, Integer(mq.MQIACF_AUTH_OPTIONS, mq.MQAUTHOPT_NAME_ALL_MATCHING | mq.MQAUTHOPT_ENTITY_EXPLICIT),
+        String(mq.MQCACF_AUTH_PROFILE_NAME, "APP.ORDERS"), Integer(mq.MQIACF_OBJECT_TYPE, mq.MQOT_Q))),
+    ("DIS AUTHREC PROFILE(APP.*) MATCH(EXACT) GROUP('apps')", pcf(
+        mq.MQCMD_INQUIRE_AUTH_RECS, Integer(mq.MQIACF_AUTH_OPTIONS, mq.MQAUTHOPT_NAME_EXPLICIT | mq.MQAUTHOPT_ENTITY_EXPLICIT),
+        String(mq.MQCACF_AUTH_PROFILE_NAME, "APP.*"), String(mq.MQCACF_ENTITY_NAME, "apps"), Integer(mq.MQIACF_ENTITY_TYPE, mq.MQZAET_GROUP))),
+    ("DIS AUTHREC PRINCIPAL('alice') MATCH(MEMBERSHIP)", pcf(
+        mq.MQCMD_INQUIRE_AUTH_RECS, Integer(mq.MQIACF_AUTH_OPTIONS, mq.MQAUTHOPT_NAME_AS_WILDCARD | mq.MQAUTHOPT_ENTITY_SET),
+        String(mq.MQCACF_AUTH_PROFILE_NAME, "**"), String(mq.MQCACF_ENTITY_NAME, "alice"), Integer(mq.MQIACF_ENTITY_TYPE, mq.MQZAET_PRINCIPAL))),
+    ("DIS NL(*) NAMCOUNT NAMES WHERE(NAMCOUNT GT 1)", pcf(
+        mq.MQCMD_INQUIRE_NAMELIST, String(mq.MQCA_NAMELIST_NAME, "*"), IntegerList(mq.MQIACF_NAMELIST_ATTRS, (mq.MQIA_NAME_COUNT, mq.MQCA_NAMES)),
+        IntegerFilter(mq.MQIA_NAME_COUNT, mq.MQCFOP_GREATER, 1), version=3)),
 ]
 
 
@@ -159,7 +200,7 @@ def test_an_unknown_verb_lists_the_verbs() -> None:
         "FROB",
         "AMQ8426I: Valid MQSC commands are:",
     ]
-    assert [line.strip() for line in outcome.lines[3:]] == ["ALTER", "CLEAR", "DEFINE", "DELETE", "DISPLAY", "END", "MOVE", "PING"]
+    assert [line.strip() for line in outcome.lines[3:]] == ["ALTER", "CLEAR", "DEFINE", "DELETE", "DISPLAY", "END", "MOVE", "PING", "SET"]
     with pytest.raises(UnknownCommandError):
         parse_command("FROB QL(A)")
 
@@ -184,6 +225,136 @@ RUN = [
     ("DIS Q(NOTHING*)", ["AMQ8147E: IBM MQ object NOTHING* not found."], "failed"),
     ("DIS QMGR MAXUMSGS", ["AMQ8408I: Display Queue Manager details.", "   QMNAME(QM1)                             MAXUMSGS(200)"], "ok"),
 ]
+
+
+OBJECTS = [
+    ("DEFINE PROCESS(APP.PROC) APPLICID('/opt/app/bin/serve') USERDATA('POOL=2')", ["AMQ8010I: IBM MQ process created."], "ok"),
+    ("DEFINE PROCESS(APP.PROC)", ["AMQ8150E: IBM MQ object already exists."], "failed"),
+    ("DEF PRO(APP.COPY) LIKE(APP.PROC) DESCR('copy')", ["AMQ8010I: IBM MQ process created."], "ok"),
+    ("DEF PRO(APP.COPY2) LIKE(NONE)", ["AMQ8147E: IBM MQ object NONE not found."], "failed"),
+    ("ALTER PROCESS(APP.PROC) APPLTYPE(WINDOWSNT)", ["AMQ8012I: IBM MQ process changed."], "ok"),
+    ("ALTER PROCESS(GONE) APPLTYPE(UNIX)", ["AMQ8147E: IBM MQ object GONE not found."], "failed"),
+    ("DIS PRO(APP.*) APPLTYPE", [
+        "AMQ8407I: Display Process details.", "   PROCESS(APP.COPY)                       APPLTYPE(UNIX)",
+        "AMQ8407I: Display Process details.", "   PROCESS(APP.PROC)                       APPLTYPE(WINDOWSNT)"], "ok"),
+    ("DIS PRO(APP.PROC) APPLICID USERDATA DESCR", [
+        "AMQ8407I: Display Process details.", "   PROCESS(APP.PROC)                       DESCR( )", "   APPLICID(/opt/app/bin/serve)            USERDATA(POOL=2)"], "ok"),
+    ("DELETE PROCESS(APP.COPY)", ["AMQ8011I: IBM MQ process deleted."], "ok"),
+    ("DEFINE NAMELIST(CLUSTERS) NAMES(CL.ONE,CL.TWO,CL.THREE)", ["AMQ8552I: IBM MQ namelist created."], "ok"),
+    ("DIS NL(CLUSTERS) NAMCOUNT NAMES", [
+        "AMQ8550I: Display namelist details.", "   NAMELIST(CLUSTERS)                      NAMCOUNT(3)",
+        "   NAMES(CL.ONE", "        ,CL.TWO", "        ,CL.THREE)"], "ok"),
+    ("ALTER NAMELIST(CLUSTERS) NAMES(ONLY)", ["AMQ8551I: IBM MQ namelist changed."], "ok"),
+    ("DIS NL(CLUSTERS) NAMES DESCR", ["AMQ8550I: Display namelist details.", "   NAMELIST(CLUSTERS)                      NAMES(ONLY)", "   DESCR( )"], "ok"),
+    ("ALTER NAMELIST(CLUSTERS) NAMES('not a name')", ["AMQ8101S: IBM MQ error (FA8) has occurred. Reason 4008 MQRCCF_OBJECT_NAME_ERROR for NAMES."], "failed"),
+    ("DELETE NAMELIST(CLUSTERS)", ["AMQ8553I: IBM MQ namelist deleted."], "ok"),
+    ("DIS NL(CLUSTERS)", ["AMQ8147E: IBM MQ object CLUSTERS not found."], "failed"),
+]
+
+
+def test_processes_and_namelists_in_runmqsc_lines() -> None:
+    execute = Recorder()
+    for text, lines, status in OBJECTS:
+        outcome = mqsc.run(text, execute)
+        assert (outcome.lines, outcome.status) == (lines, status), text
+
+
+def test_display_namelist_shows_every_attribute_in_runmqscs_order() -> None:
+    execute = Recorder()
+    mqsc.run("DEFINE NAMELIST(SYSTEM.QPUBSUB.QUEUE.NAMELIST) NAMES(SYSTEM.BROKER.DEFAULT.STREAM,SYSTEM.BROKER.ADMIN.STREAM) DESCR('A list of queues')", execute)
+    lines = mqsc.run("DISPLAY NAMELIST(SYSTEM.QPUBSUB.QUEUE.NAMELIST)", execute).lines
+    # runmqsc 9.1: NAMELIST, NAMCOUNT, NAMES (one name a line, continued under the parenthesis), DESCR, ALTDATE, ALTTIME;
+    # the pairs two to a line follow this server's layout (runmqsc put NAMELIST and NAMCOUNT on lines of their own there)
+    assert lines[:5] == [
+        "AMQ8550I: Display namelist details.",
+        "   NAMELIST(SYSTEM.QPUBSUB.QUEUE.NAMELIST) NAMCOUNT(2)",
+        "   NAMES(SYSTEM.BROKER.DEFAULT.STREAM",
+        "        ,SYSTEM.BROKER.ADMIN.STREAM)",
+        "   DESCR(A list of queues)                 ALTDATE(" + lines[4][51:61] + ")",
+    ]
+    assert lines[5].startswith("   ALTTIME(") and len(lines) == 6
+
+
+AUTHRECS = [
+    ("SET AUTHREC PROFILE(APP.*) OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHADD(PUT,GET,BROWSE,INQ,DSP)", ["AMQ8862I: IBM MQ authority record set."], "ok"),
+    ("SET AUTHREC PROFILE(APP.ORDERS) OBJTYPE(QUEUE) GROUP('apps') AUTHADD(ALLMQI)", ["AMQ8862I: IBM MQ authority record set."], "ok"),
+    ("SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)", ["AMQ8862I: IBM MQ authority record set."], "ok"),
+    # MATCH(PROFILE), the default: every profile that covers the name
+    ("DISPLAY AUTHREC PROFILE(APP.ORDERS) OBJTYPE(QUEUE)", [
+        "AMQ8864I: Display authority record details.",
+        "   PROFILE(APP.*)                          ENTITY(alice)",
+        "   ENTTYPE(PRINCIPAL)                      OBJTYPE(QUEUE)",
+        "   AUTHLIST(BROWSE,DSP,GET,INQ,PUT)",
+        "AMQ8864I: Display authority record details.",
+        "   PROFILE(APP.ORDERS)                     ENTITY(apps)",
+        "   ENTTYPE(GROUP)                          OBJTYPE(QUEUE)",
+        "   AUTHLIST(ALTUSR,BROWSE,CONNECT,GET,INQ,PUT,PASSALL,PASSID,SET,SETALL,SETID)",
+    ], "ok"),
+    ("DIS AUTHREC PROFILE(APP.ORDERS) MATCH(EXACT)", [
+        "AMQ8864I: Display authority record details.",
+        "   PROFILE(APP.ORDERS)                     ENTITY(apps)",
+        "   ENTTYPE(GROUP)                          OBJTYPE(QUEUE)",
+        "   AUTHLIST(ALTUSR,BROWSE,CONNECT,GET,INQ,PUT,PASSALL,PASSID,SET,SETALL,SETID)",
+    ], "ok"),
+    # no PROFILE: every record of the entity; OBJTYPE(QMGR) without PROFILE is the queue manager's own
+    ("SET AUTHREC PROFILE(APP.*) OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHRMV(BROWSE,DSP)", ["AMQ8862I: IBM MQ authority record set."], "ok"),
+    ("DIS AUTHREC PRINCIPAL('alice') ALL", [
+        "AMQ8864I: Display authority record details.",
+        "   PROFILE(APP.*)                          ENTITY(alice)",
+        "   ENTTYPE(PRINCIPAL)                      OBJTYPE(QUEUE)",
+        "   AUTHLIST(GET,INQ,PUT)",
+        "AMQ8864I: Display authority record details.",
+        "   PROFILE(QM1)                            ENTITY(alice)",
+        "   ENTTYPE(PRINCIPAL)                      OBJTYPE(QMGR)",
+        "   AUTHLIST(CONNECT)",
+    ], "ok"),
+    ("DELETE AUTHREC PROFILE(APP.ORDERS) OBJTYPE(QUEUE) GROUP('apps')", ["AMQ8863I: IBM MQ authority record deleted."], "ok"),
+    ("DELETE AUTHREC PROFILE(APP.ORDERS) OBJTYPE(QUEUE) GROUP('apps')", ["AMQ8101S: IBM MQ error (8F4) has occurred. Reason 2292 MQRC_UNKNOWN_ENTITY."], "failed"),
+    ("SET AUTHREC PROFILE(X) OBJTYPE(CHANNEL) PRINCIPAL('bob') AUTHADD(PUT)", ["AMQ8101S: IBM MQ error (7FB) has occurred. Reason 2043 MQRC_OBJECT_TYPE_ERROR for OBJTYPE."], "failed"),
+    ("SET AUTHREC PROFILE(X) OBJTYPE(QUEUE) AUTHADD(PUT)", ["AMQ8101S: IBM MQ error (C61) has occurred. Reason 3169 MQRCCF_ENTITY_NAME_MISSING."], "failed"),
+]
+
+
+def test_authority_records_in_runmqsc_lines() -> None:
+    execute = Recorder()
+    for text, lines, status in AUTHRECS:
+        outcome = mqsc.run(text, execute)
+        assert (outcome.lines, outcome.status) == (lines, status), text
+
+
+@pytest.mark.parametrize(
+    ("text", "segment"),
+    [
+        ("SET AUTHREC PROFILE(X) PRINCIPAL('u') AUTHADD(PUT)", "SET AUTHREC PROFILE(X) PRINCIPAL('u') AUTHADD(PUT)"),  # OBJTYPE is required
+        ("SET AUTHREC PROFILE(X) OBJTYPE(QUEUE) PRINCIPAL('u') AUTHADD(FLY)", "SET AUTHREC PROFILE(X) OBJTYPE(QUEUE) PRINCIPAL('u') AUTHADD(FLY"),
+        ("SET AUTHREC PROFILE(X) OBJTYPE(BOAT) PRINCIPAL('u')", "SET AUTHREC PROFILE(X) OBJTYPE(BOAT"),
+        ("SET AUTHREC PROFILE(X) OBJTYPE(QUEUE) MATCH(EXACT)", "SET AUTHREC PROFILE(X) OBJTYPE(QUEUE) MATCH(EXACT)"),
+        ("DIS AUTHREC PRINCIPAL('u') GROUP('g')", "DIS AUTHREC PRINCIPAL('u') GROUP('g')"),
+        ("DIS AUTHREC PROFILE(A) PROFILE(B)", "DIS AUTHREC PROFILE(A) PROFILE(B)"),
+    ],
+)
+def test_authrec_syntax_errors(text: str, segment: str) -> None:
+    with pytest.raises(CommandSyntaxError) as caught:
+        parse_command(text)
+    assert caught.value.segment == segment
+
+
+def test_a_command_refused_for_authority_shows_amq8135e() -> None:
+    from pcfserver.engine import open_engine
+    from pcfserver.engine.authority import Identity
+
+    engine = open_engine(None)
+    mqsc.run("SET AUTHREC PROFILE(APP.*) OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHADD(DSP)", engine.execute)
+
+    def as_alice(command: Message) -> list[Message]:
+        return engine.execute(command, Identity("alice"))
+
+    assert mqsc.run("DEFINE QLOCAL(APP.NEW)", as_alice).lines == ["AMQ8135E: Not authorized."]
+    assert mqsc.run("DEFINE PROCESS(APP.NEW)", as_alice).lines == ["AMQ8135E: Not authorized."]
+    assert mqsc.run("SET AUTHREC PROFILE(APP.*) OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHADD(ALL)", as_alice).lines == ["AMQ8135E: Not authorized."]
+    assert mqsc.run("DIS Q(APP.*)", as_alice).status == "failed"  # nothing to display (generic inquiries filter)
+    mqsc.run("DEFINE QLOCAL(APP.ONE)", engine.execute)
+    assert mqsc.run("DIS Q(APP.*)", as_alice).lines[1] == "   QUEUE(APP.ONE)                          TYPE(QLOCAL)"
 
 
 def test_answers_in_runmqsc_lines() -> None:

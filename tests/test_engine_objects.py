@@ -279,3 +279,17 @@ def test_identities_see_and_change_only_what_their_records_grant(engine: Engine)
     # the queue records say nothing about processes, nor the process records about namelists
     assert reason(engine.execute(command(mq.MQCMD_INQUIRE_NAMELIST, String(N, "SYSTEM.DEFAULT.NAMELIST")), alice)) == mq.MQRC_NOT_AUTHORIZED
     assert reason(engine.execute(command(mq.MQCMD_INQUIRE_PROCESS, String(P, "*")), Identity("bob"))) == mq.MQRC_UNKNOWN_OBJECT_NAME
+
+
+def test_a_cluster_queue_cannot_name_an_empty_namelist(engine: Engine) -> None:
+    def clustered(name: str, nl: str) -> Message:
+        return command(mq.MQCMD_CREATE_Q, String(mq.MQCA_Q_NAME, name), Integer(mq.MQIA_Q_TYPE, mq.MQQT_LOCAL), String(mq.MQCA_CLUSTER_NAMELIST, nl))
+
+    ok(engine, create_namelist("EMPTY"))
+    answer = engine.execute(clustered("Q.EMPTY", "EMPTY"))
+    assert (reason(answer), error_parameter(answer)) == (mq.MQRCCF_NAMELIST_ERROR, (mq.MQIACF_PARAMETER_ID, mq.MQCA_CLUSTER_NAMELIST))
+    ok(engine, create_namelist("CLUSTERS", "CL1"))
+    ok(engine, clustered("Q.CLUSTERED", "CLUSTERS"))
+    ok(engine, clustered("Q.LATER", "NOT.YET.DEFINED"))  # checked when the namelist exists
+    change = command(mq.MQCMD_CHANGE_Q, String(mq.MQCA_Q_NAME, "Q.CLUSTERED"), Integer(mq.MQIA_Q_TYPE, mq.MQQT_LOCAL), String(mq.MQCA_CLUSTER_NAMELIST, "EMPTY"))
+    assert reason(engine.execute(change)) == mq.MQRCCF_NAMELIST_ERROR

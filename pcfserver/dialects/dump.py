@@ -1,8 +1,11 @@
 """The registry as a script that recreates it (like IBM's dmpmqcfg), in MQSC or IBM i CL.
 
-Asks for the queue manager and every queue (Inquire Queue Manager, Inquire Queue ``*`` ALL)
-and writes ``ALTER QMGR`` / ``CHGMQM`` for the queue manager attributes that differ from a new
-queue manager's, then one ``DEFINE ... REPLACE`` (``CRTMQMQ ... REPLACE(*YES)``) per queue:
+Asks for the queue manager, every process, namelist and queue (Inquire Queue Manager, Inquire
+Process / Namelist / Queue ``*`` ALL) and writes ``ALTER QMGR`` / ``CHGMQM`` for the queue
+manager attributes that differ from a new queue manager's, one ``DEFINE PROCESS`` / ``DEFINE
+NAMELIST ... REPLACE`` per process and namelist (the default objects first; CL scripts name them
+in a comment, as this server has no CL form for them), then one ``DEFINE ... REPLACE``
+(``CRTMQMQ ... REPLACE(*YES)``) per queue:
 the default queues (SYSTEM.DEFAULT.*.QUEUE) first, as new queues take their attributes from
 them, then the others by name.  Only attributes that differ from the default (the table
 default for the default queues, the default queue of the type for the others) are written,
@@ -16,10 +19,10 @@ import time
 from collections.abc import Callable, Sequence
 
 from pcfserver import mq
-from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String
+from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
 from pcfserver.dialects import ibmi, mqsc
 from pcfserver.dialects.outcome import Execute, ExecuteError, failure
-from pcfserver.dialects.tables import QUEUE_TYPES, Attr, AttrValue, qmgr_attributes, queue_attributes
+from pcfserver.dialects.tables import QUEUE_TYPES, Attr, AttrValue, object_attributes, qmgr_attributes, queue_attributes
 
 DEFAULT_QUEUES = {qtype: f"SYSTEM.DEFAULT.{word.upper()}.QUEUE" for word, qtype in QUEUE_TYPES.items()}
 
@@ -32,18 +35,23 @@ def _ask(execute: Execute, command: Message) -> list[Message]:
     return answer
 
 
-def _values(response: Message, attrs: Sequence[Attr]) -> dict[int, AttrValue]:
-    out: dict[int, AttrValue] = {}
+Value = AttrValue | tuple[str, ...]  # a namelist's names are a tuple
+
+
+def _values(response: Message, attrs: Sequence[Attr]) -> dict[int, Value]:
+    out: dict[int, Value] = {}
     for attr in attrs:
         item = response.get(attr.parameter)
         if isinstance(item, String):
             out[attr.parameter] = item.value.rstrip(" ")
         elif isinstance(item, Integer):
             out[attr.parameter] = item.value
+        elif isinstance(item, StringList):
+            out[attr.parameter] = tuple(v.rstrip(" ") for v in item.values)
     return out
 
 
-def _differing(values: dict[int, AttrValue], base: dict[int, AttrValue], attrs: Sequence[Attr], everything: bool) -> list[Parameter]:
+def _differing(values: dict[int, Value], base: dict[int, Value], attrs: Sequence[Attr], everything: bool) -> list[Parameter]:
     out: list[Parameter] = []
     for attr in attrs:
         if attr.parameter not in values:
@@ -51,15 +59,45 @@ def _differing(values: dict[int, AttrValue], base: dict[int, AttrValue], attrs: 
         value = values[attr.parameter]
         if not everything and base.get(attr.parameter) == value:
             continue
-        out.append(String(attr.parameter, value) if isinstance(value, str) else Integer(attr.parameter, value))
+        if isinstance(value, tuple):
+            out.append(StringList(attr.parameter, value))
+        else:
+            out.append(String(attr.parameter, value) if isinstance(value, str) else Integer(attr.parameter, value))
     return out
+
+
+# Processes and namelists: (table, Inquire, its name and selector parameters, Create, the default object).
+_OBJECTS = (
+    ("process", mq.MQCMD_INQUIRE_PROCESS, mq.MQCA_PROCESS_NAME, mq.MQIACF_PROCESS_ATTRS, mq.MQCMD_CREATE_PROCESS, "SYSTEM.DEFAULT.PROCESS"),
+    ("namelist", mq.MQCMD_INQUIRE_NAMELIST, mq.MQCA_NAMELIST_NAME, mq.MQIACF_NAMELIST_ATTRS, mq.MQCMD_CREATE_NAMELIST, "SYSTEM.DEFAULT.NAMELIST"),
+)
+
+
+def object_commands(execute: Execute, *, all_attributes: bool = False) -> list[Message]:
+    """Create (Replace) commands for every process and namelist: the default objects first, each other one as it differs from them."""
+    creates: list[Message] = []
+    for table, inquire, name_parameter, selector, create, default_name in _OBJECTS:
+        answer = execute(Message(inquire, (String(name_parameter, "*"), IntegerList(selector, (mq.MQIACF_ALL,)))))
+        failed = failure(answer)
+        if failed is not None and failed.reason == mq.MQRC_UNKNOWN_OBJECT_NAME:
+            continue  # there are none
+        if failed is not None:
+            raise ExecuteError(f"the queue manager refused {inquire}: reason {failed.reason}")
+        attrs = [a for a in object_attributes(table) if a.access == "set" and not a.zos]
+        table_defaults: dict[int, Value] = {a.parameter: () if a.struct == "MQCFSL" else a.defaults[0] for a in attrs}
+        found = {(r.str_value(name_parameter) or "").rstrip(): _values(r, attrs) for r in answer}
+        base = found.get(default_name, table_defaults)
+        for name in sorted(found, key=lambda n: (n != default_name, n)):
+            params = _differing(found[name], table_defaults if name == default_name else base, attrs, all_attributes)
+            creates.append(Message(create, (String(name_parameter, name), *params, Integer(mq.MQIACF_REPLACE, mq.MQRP_YES))))
+    return creates
 
 
 def _settable(qtype: int) -> list[Attr]:
     return [a for a in queue_attributes() if a.access == "set" and not a.zos and qtype in a.applies]
 
 
-def _table_defaults(qtype: int) -> dict[int, AttrValue]:
+def _table_defaults(qtype: int) -> dict[int, Value]:
     return {a.parameter: a.defaults[qtype] for a in _settable(qtype) if qtype in a.defaults}
 
 
@@ -67,7 +105,7 @@ def queue_commands(execute: Execute, *, all_attributes: bool = False) -> tuple[M
     """The Change Queue Manager (None when nothing differs) and the Create (Replace) commands that recreate the registry."""
     [qmgr] = _ask(execute, Message(mq.MQCMD_INQUIRE_Q_MGR, (IntegerList(mq.MQIACF_Q_MGR_ATTRS, (mq.MQIACF_ALL,)),)))
     qmgr_attrs = [a for a in qmgr_attributes() if a.access == "set"]
-    qmgr_base = {a.parameter: a.defaults[0] for a in qmgr_attrs if not str(a.defaults[0]).startswith("@")}
+    qmgr_base: dict[int, Value] = {a.parameter: a.defaults[0] for a in qmgr_attrs if not str(a.defaults[0]).startswith("@")}
     changes = _differing(_values(qmgr, qmgr_attrs), qmgr_base, qmgr_attrs, all_attributes)
     alter = Message(mq.MQCMD_CHANGE_Q_MGR, tuple(changes)) if changes else None
     queues = _ask(execute, Message(mq.MQCMD_INQUIRE_Q, (String(mq.MQCA_Q_NAME, "*"), IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQIACF_ALL,)))))
@@ -77,7 +115,7 @@ def queue_commands(execute: Execute, *, all_attributes: bool = False) -> tuple[M
         by_name[name] = response
     defaults = [n for n in DEFAULT_QUEUES.values() if n in by_name]
     ordered = defaults + sorted(n for n in by_name if n not in defaults)
-    bases: dict[int, dict[int, AttrValue]] = {}
+    bases: dict[int, dict[int, Value]] = {}
     for default_type, default_name in DEFAULT_QUEUES.items():
         default = by_name.get(default_name)
         if default is not None and default.int_value(mq.MQIA_Q_TYPE) == default_type:
@@ -113,16 +151,19 @@ def dump(
     if dialect not in ("mqsc", "ibmi"):
         raise ValueError(f"dump writes mqsc or ibmi, not {dialect!r}")
     alter, creates = queue_commands(execute, all_attributes=all_attributes)
+    objects = object_commands(execute, all_attributes=all_attributes)
     stamp = now() if now is not None else time.strftime("%Y-%m-%d %H.%M.%S")
     what = "every attribute" if all_attributes else "attributes that differ from the defaults"
     header = [f"pcfserver dump of queue manager {qmgr_name}".rstrip(), f"Generated {stamp}; {what}; REPLACE recreates each queue."]
     lines: list[str] = []
     if dialect == "mqsc":
         lines += [f"* {text}" for text in header]
-        for command in ([alter] if alter else []) + creates:
+        for command in ([alter] if alter else []) + objects + creates:
             lines += mqsc.render_script_lines(command, quote_all=True)
     else:
         lines += [f"/* {text} */" for text in header]
+        for command in objects:
+            lines.append(f"/* {mqsc.render_command(command, quote_all=True)} : no CL command here */")
         for command in ([alter] if alter else []) + creates:
             lines += ibmi.render_script_lines(command)
     return "".join(f"{line}\n" for line in lines)

@@ -10,7 +10,7 @@ which keys parameters by lower-case MQSC keyword) use the same mapping as the te
     pcf_parameters({"maxdepth": 5000, "put": "disabled"})   # (Integer(15, 5000), Integer(10, 1))
     keyword_values(response.parameters)                # {"queue": "Q1", "maxdepth": 5000, ...}
 
-``table`` is ``queue`` (queue attributes), ``qmgr`` or ``status`` (queue status); ``dialect``
+``table`` is ``queue`` (queue attributes), ``qmgr``, ``status`` (queue status), ``process`` or ``namelist``; ``dialect``
 is ``mqsc`` (default), ``tpf`` or ``ibmi``.
 """
 
@@ -20,20 +20,15 @@ from collections.abc import Iterable, Mapping
 
 from pcfserver import mq, names
 from pcfserver.codec.model import Integer, IntegerList, Parameter, String, StringList
-from pcfserver.dialects.tables import Attr, AttrValue, qmgr_attributes, queue_attributes, status_attributes, vocabulary
+from pcfserver.dialects.tables import TABLES, Attr, AttrValue, attributes_of, vocabulary
 
-# The keyword a display shows for the name (and type) of each kind of object.
+# The keyword a display shows for the name (and type) of each kind of object (processes and namelists:
+# their name's row in the table, PROCESS and NAMELIST).
 NAME_KEYWORDS = {"queue": "QUEUE", "status": "QUEUE", "qmgr": "QMNAME"}
 
 
 def _tables(table: str) -> tuple[Attr, ...]:
-    if table == "queue":
-        return queue_attributes()
-    if table == "qmgr":
-        return qmgr_attributes()
-    if table == "status":
-        return status_attributes()
-    raise ValueError(f"unknown attribute table {table!r}")
+    return attributes_of(table)
 
 
 def attribute(keyword: str, *, dialect: str = "mqsc", table: str = "queue") -> Attr | None:
@@ -64,7 +59,7 @@ def parameter_keyword(parameter: int, *, dialect: str = "mqsc", table: str = "qu
 
 def is_string_parameter(parameter: int) -> bool:
     """Whether a parameter's value is a string (attribute tables first, then the MQCA/MQCACF name)."""
-    for table in ("queue", "qmgr", "status"):
+    for table in TABLES:
         found = attribute_of(parameter, table)
         if found is not None:
             return found.is_string

@@ -36,6 +36,7 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
+from pcfserver.dialects import authrec
 from pcfserver.dialects.keywords import display_keyword, is_string_parameter, word_for
 from pcfserver.dialects.lexer import CommandSyntaxError, Item, Token, UnknownCommandError, items, parse_number, segment
 from pcfserver.dialects.outcome import (
@@ -52,7 +53,19 @@ from pcfserver.dialects.outcome import (
     object_name,
     reason_inserts,
 )
-from pcfserver.dialects.tables import Attr, AttrValue, CommandRow, Vocabulary, failure_key, line, message, vocabulary
+from pcfserver.dialects.tables import (
+    OBJECT_TABLES,
+    ORDERED_TABLES,
+    Attr,
+    AttrValue,
+    CommandRow,
+    Vocabulary,
+    failure_key,
+    line,
+    message,
+    table_of_command,
+    vocabulary,
+)
 
 DIALECT = "mqsc"
 
@@ -73,12 +86,41 @@ _ENUM_OPERATORS = frozenset((mq.MQCFOP_EQUAL, mq.MQCFOP_NOT_EQUAL))
 NAME_AND_TYPE = (mq.MQCA_Q_NAME, mq.MQIA_Q_TYPE)
 # DISPLAY QSTATUS with no attribute named (K: runmqsc shows CURDEPTH with QUEUE and TYPE).
 STATUS_DEFAULT = (mq.MQIA_CURRENT_Q_DEPTH,)
+# DISPLAY PROCESS and DISPLAY NAMELIST with no attribute named send no list (every attribute): runmqsc's
+# DISPLAY NAMELIST shows them all (a 9.1 transcript); DISPLAY PROCESS is taken to do the same (K).
 _SELECTOR_LISTS = {
     mq.MQCMD_INQUIRE_Q: (mq.MQIACF_Q_ATTRS, "queue", NAME_AND_TYPE),
     mq.MQCMD_INQUIRE_Q_STATUS: (mq.MQIACF_Q_STATUS_ATTRS, "status", STATUS_DEFAULT),
     mq.MQCMD_INQUIRE_Q_MGR: (mq.MQIACF_Q_MGR_ATTRS, "qmgr", ()),
+    mq.MQCMD_INQUIRE_PROCESS: (mq.MQIACF_PROCESS_ATTRS, "process", ()),
+    mq.MQCMD_INQUIRE_NAMELIST: (mq.MQIACF_NAMELIST_ATTRS, "namelist", ()),
 }
-_DISPLAY_TABLE = {mq.MQCMD_INQUIRE_Q: "queue", mq.MQCMD_INQUIRE_Q_STATUS: "status", mq.MQCMD_INQUIRE_Q_MGR: "qmgr"}
+_DISPLAY_TABLE = {
+    mq.MQCMD_INQUIRE_Q: "queue",
+    mq.MQCMD_INQUIRE_Q_STATUS: "status",
+    mq.MQCMD_INQUIRE_Q_MGR: "qmgr",
+    mq.MQCMD_INQUIRE_PROCESS: "process",
+    mq.MQCMD_INQUIRE_NAMELIST: "namelist",
+    mq.MQCMD_INQUIRE_AUTH_RECS: "authrec",
+}
+# DEFINE ... LIKE(x): the Create command becomes its Copy, the LIKE name its source and the defined name its target.
+_COPIES = {
+    mq.MQCMD_CREATE_Q: (mq.MQCMD_COPY_Q, mq.MQCACF_FROM_Q_NAME, mq.MQCACF_TO_Q_NAME),
+    mq.MQCMD_CREATE_PROCESS: (mq.MQCMD_COPY_PROCESS, mq.MQCACF_FROM_PROCESS_NAME, mq.MQCACF_TO_PROCESS_NAME),
+    mq.MQCMD_CREATE_NAMELIST: (mq.MQCMD_COPY_NAMELIST, mq.MQCACF_FROM_NAMELIST_NAME, mq.MQCACF_TO_NAMELIST_NAME),
+}
+_CREATE_OF_COPY = {copy: create for create, (copy, _source, _target) in _COPIES.items()}
+# The parameter that names the object a display is about, per table (shown first, alone in its entry).
+_NAME_PARAMETERS = {
+    "queue": mq.MQCA_Q_NAME,
+    "status": mq.MQCA_Q_NAME,
+    "qmgr": mq.MQCA_Q_MGR_NAME,
+    "process": mq.MQCA_PROCESS_NAME,
+    "namelist": mq.MQCA_NAMELIST_NAME,
+    "authrec": mq.MQCACF_AUTH_PROFILE_NAME,
+}
+_ATTRIBUTE_OPTIONS = {"@attributes": "queue", "@qmgr-attributes": "qmgr", **{f"@{t}-attributes": t for t in OBJECT_TABLES}}
+_SELECTOR_OPTIONS = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr", **{f"@{t}-selectors": t for t in OBJECT_TABLES}}
 _UNQUOTED = re.compile(r"[A-Z0-9./_%*]+\Z")
 
 
@@ -117,7 +159,7 @@ def verbs() -> tuple[str, ...]:
 def _settable(attr: Attr, qtype: int | None, table: str) -> bool:
     if attr.access != "set" or attr.zos:
         return False
-    return table == "qmgr" or qtype is None or qtype in attr.applies
+    return table != "queue" or qtype is None or qtype in attr.applies
 
 
 def _displayable(attr: Attr, qtype: int | None, table: str) -> bool:
@@ -139,14 +181,12 @@ def options_of(command: str) -> Options:
     for option in row.options:
         if option == "WHERE":
             where = True
-        elif option in ("@attributes", "@qmgr-attributes"):
-            table = "qmgr" if option == "@qmgr-attributes" else "queue"
-            source = vocab.qmgr if table == "qmgr" else vocab.queue
-            attributes.update({k: a for k, a in source.items() if _settable(a, row.qtype, table)})
-        elif option in ("@selectors", "@status-selectors", "@qmgr-selectors"):
-            table = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr"}[option]
-            source = {"queue": vocab.queue, "status": vocab.status, "qmgr": vocab.qmgr}[table]
-            selectors = {k: a for k, a in source.items() if _displayable(a, row.qtype, table)}
+        elif option in _ATTRIBUTE_OPTIONS:
+            table = _ATTRIBUTE_OPTIONS[option]
+            attributes.update({k: a for k, a in vocab.table(table).items() if _settable(a, row.qtype, table)})
+        elif option in _SELECTOR_OPTIONS:
+            table = _SELECTOR_OPTIONS[option]
+            selectors = {k: a for k, a in vocab.table(table).items() if _displayable(a, row.qtype, table)}
         elif "=" in option:
             keyword, parameter = option.split("=", 1)
             required = parameter.endswith("!")
@@ -263,7 +303,7 @@ def parse(text: str) -> MqscCommand:
         name = _name(noun_item, text)
     elif noun_item.values is not None:
         raise _error(f"{noun} takes no name", text, noun_item.end)
-    message = _build(row, name, found[2:], text)
+    message = authrec.build(row, found[2:], text) if authrec.is_authrec(row) else _build(row, name, found[2:], text)
     return MqscCommand(verb, noun, name, message, row)
 
 
@@ -278,6 +318,7 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
     filters: list[Parameter] = []
     qtype = row.qtype
     like: str | None = None
+    copy = _COPIES.get(row.pcf)
     settable = {a.parameter for a in options.attributes.values()}
 
     def note(parameter: int, item: Item) -> None:
@@ -311,7 +352,7 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
         if keyword in options.keyed:
             parameter, is_required = options.keyed[keyword]
             note(parameter, item)
-            if parameter == mq.MQCACF_FROM_Q_NAME and row.pcf == mq.MQCMD_CREATE_Q:
+            if copy is not None and parameter == copy[1]:
                 like = _name(item, text)
                 continue
             if parameter == mq.MQIA_Q_TYPE:
@@ -331,6 +372,11 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
         if attr is None:
             raise _error(f"{keyword} is not valid here", text, item.end, keyword)
         note(attr.parameter, item)
+        if attr.struct == "MQCFSL":
+            if item.values is None:
+                raise _error(f"{item.keyword} needs a list in parentheses", text, item.end, item.keyword)
+            params.append(StringList(attr.parameter, tuple(token.text for token in item.values)))
+            continue
         value = _attribute_value(attr, item, text)
         params.append(String(attr.parameter, value) if isinstance(value, str) else Integer(attr.parameter, value))
     for keyword, (parameter, is_required) in options.keyed.items():
@@ -338,9 +384,9 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
             raise _error(f"{keyword} is required", text, len(text), keyword)
     head: list[Parameter] = []
     command = row.pcf
-    if like is not None:
-        command = mq.MQCMD_COPY_Q
-        head += [String(mq.MQCACF_FROM_Q_NAME, like), String(mq.MQCACF_TO_Q_NAME, name)]
+    if like is not None and copy is not None:
+        command, source, target = copy
+        head += [String(source, like), String(target, name)]
     elif row.name is not None:
         head.append(String(row.name, name))
     head.extend(required.values())
@@ -378,7 +424,7 @@ def quote(value: str, *, always: bool = False) -> str:
 def _row_for(message: Message) -> tuple[CommandRow, set[int]]:
     """The MQSC command a PCF command is, and the parameters its verb and noun already say."""
     vocab = _vocab()
-    code = mq.MQCMD_CREATE_Q if message.command == mq.MQCMD_COPY_Q else message.command
+    code = _CREATE_OF_COPY.get(message.command, message.command)
     qtype = message.int_value(mq.MQIA_Q_TYPE)
     rows = [r for r in vocab.commands.values() if r.pcf == code]
     if not rows:
@@ -402,11 +448,17 @@ def _value_text(parameter: int, value: AttrValue, always: bool) -> str:
 def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
     """The MQSC words of a PCF command: ``VERB NOUN(name)`` first, then one part per parameter."""
     row, consumed = _row_for(message)
+    if authrec.is_authrec(row):
+        try:
+            return authrec.render_parts(row, message, lambda value: quote(value.rstrip(), always=quote_all))
+        except ValueError as error:
+            raise NotExpressible(str(error)) from error
     vocab = _vocab()
     options = options_of(row.command)
     keyed = {parameter: keyword for keyword, (parameter, _) in options.keyed.items()}
     head = row.command
-    name_parameter = mq.MQCACF_TO_Q_NAME if message.command == mq.MQCMD_COPY_Q else row.name
+    copy = _COPIES.get(_CREATE_OF_COPY.get(message.command, 0))
+    name_parameter = copy[2] if copy is not None else row.name
     parts: list[str] = []
     if name_parameter is not None:
         name = message.str_value(name_parameter)
@@ -414,12 +466,12 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
             raise NotExpressible(f"{row.command} needs {names.parameter_name(name_parameter)}")
         head += f"({quote(name.rstrip(), always=quote_all)})"
         consumed.add(name_parameter)
-    if message.command == mq.MQCMD_COPY_Q:
-        source = message.str_value(mq.MQCACF_FROM_Q_NAME)
+    if copy is not None:
+        source = message.str_value(copy[1])
         if source is None:
-            raise NotExpressible("a copy needs MQCACF_FROM_Q_NAME")
+            raise NotExpressible(f"a copy needs {names.parameter_name(copy[1])}")
         parts.append(f"LIKE({quote(source.rstrip(), always=quote_all)})")
-        consumed.add(mq.MQCACF_FROM_Q_NAME)
+        consumed.add(copy[1])
     listed = _SELECTOR_LISTS.get(message.command)
     for item in message.parameters:
         parameter = item.parameter
@@ -429,7 +481,13 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
             parts.extend(_selector_words(item.values, listed[1], listed[2], options))
             continue
         if isinstance(item, (IntegerFilter, StringFilter)):
-            parts.append(_where_text(item, quote_all))
+            parts.append(_where_text(item, quote_all, table_of_command(message.command)))
+            continue
+        if isinstance(item, StringList):
+            keyword = next((k for k, a in options.attributes.items() if a.parameter == parameter), None)
+            if keyword is None:
+                raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
+            parts.append(f"{keyword}({','.join(quote(v.rstrip(), always=quote_all) for v in item.values)})")
             continue
         if not isinstance(item, (Integer, String)):
             raise NotExpressible(f"MQSC cannot carry {names.parameter_name(parameter) or parameter}")
@@ -459,8 +517,8 @@ def _selector_words(values: Sequence[int], table: str, default: tuple[int, ...],
     return out
 
 
-def _where_text(item: IntegerFilter | StringFilter, quote_all: bool) -> str:
-    keyword = display_keyword(item.parameter, table="queue")
+def _where_text(item: IntegerFilter | StringFilter, quote_all: bool, table: str) -> str:
+    keyword = display_keyword(item.parameter, table=table)
     operator = OPERATOR_WORDS.get(item.operator)
     if keyword is None or operator is None:
         raise NotExpressible("a filter MQSC cannot say")
@@ -488,17 +546,30 @@ INDENT = "   "
 
 
 def layout(entries: Sequence[str]) -> list[str]:
-    """Display entries two to a line; one too wide for its slot pushes its partner to the next line."""
+    """Display entries two to a line; one too wide for its slot pushes its partner to the next line.
+
+    An entry of several lines (a list of names, one a line) takes whole lines: the entry before it,
+    if it waits for a partner, stands alone.
+    """
     lines: list[str] = []
-    for i in range(0, len(entries), 2):
-        left = entries[i]
-        if i + 1 == len(entries):
-            lines.append(INDENT + left)
+    left: str | None = None
+    for entry in entries:
+        if "\n" in entry:
+            if left is not None:
+                lines.append(INDENT + left)
+                left = None
+            lines.extend(INDENT + part for part in entry.split("\n"))
+        elif left is None:
+            left = entry
         elif len(left) < SLOT:
-            lines.append(INDENT + left.ljust(SLOT) + entries[i + 1])
+            lines.append(INDENT + left.ljust(SLOT) + entry)
+            left = None
         else:
             lines.append(INDENT + left)
-            lines.append(INDENT + " " * SLOT + entries[i + 1])
+            lines.append(INDENT + " " * SLOT + entry)
+            left = None
+    if left is not None:
+        lines.append(INDENT + left)
     return lines
 
 
@@ -511,11 +582,24 @@ def _display_value(parameter: int, value: AttrValue) -> str:
     return word or " "
 
 
+def _list_entry(keyword: str, shown: Sequence[str]) -> str:
+    """A list of names as runmqsc shows a namelist's: ``NAMES(A`` then ``     ,B`` ... ``)``, one name a line."""
+    if len(shown) <= 1:
+        return f"{keyword}({''.join(shown) or ' '})"
+    continuation = " " * len(keyword) + ","
+    return "\n".join([f"{keyword}({shown[0]}", *(continuation + name for name in shown[1:-1]), f"{continuation}{shown[-1]})"])
+
+
 def display_entries(response: Message, table: str) -> list[str]:
-    """A response's attributes as runmqsc shows them: the name (and type) first, the rest sorted."""
+    """A response's attributes as runmqsc shows them: the name (and type) first, the rest sorted.
+
+    Processes and namelists keep the order of their table, which is runmqsc's for namelists
+    (NAMCOUNT, NAMES, DESCR, ALTDATE, ALTTIME); a namelist's names are shown one a line.
+    """
     words = _vocab().words
     first: list[str] = []
-    rest: list[str] = []
+    rest: list[tuple[int, str]] = []
+    name_parameter = _NAME_PARAMETERS.get(table)
     for item in response.parameters:
         keyword = display_keyword(item.parameter, dialect=DIALECT, table=table)
         if keyword is None:
@@ -526,14 +610,22 @@ def display_entries(response: Message, table: str) -> list[str]:
             entry = shown if found is not None and shown in found.flags else f"{keyword}({shown})"
         elif isinstance(item, String):
             entry = f"{keyword}({_display_value(item.parameter, item.value)})"
+        elif isinstance(item, StringList) and table in OBJECT_TABLES:
+            entry = _list_entry(keyword, [_display_value(item.parameter, v) for v in item.values])
         elif isinstance(item, (IntegerList, StringList)):
             entry = f"{keyword}({','.join(_display_value(item.parameter, v) for v in item.values)})"
         else:
             continue
-        is_name = item.parameter in (mq.MQCA_Q_NAME, mq.MQCA_Q_MGR_NAME) or (keyword == "TYPE" and table != "qmgr")
-        (first if is_name else rest).append(entry)
+        is_name = item.parameter == name_parameter or (keyword == "TYPE" and table in ("queue", "status"))
+        if is_name:
+            first.append(entry)
+        else:
+            rest.append((item.parameter, entry))
     first.sort(key=lambda entry: not entry.startswith(("QUEUE(", "QMNAME(")))
-    return first + sorted(rest)
+    if table in ORDERED_TABLES:
+        order = {a.parameter: i for i, a in enumerate(_vocab().table(table).values())}
+        return first + [entry for _, entry in sorted(rest, key=lambda pair: order.get(pair[0], len(order)))]
+    return first + sorted(entry for _, entry in rest)
 
 
 def _line(key: str, **inserts: object) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pcfserver import mq, names
 from pcfserver.codec.model import Message, String
 from pcfserver.dialects.keywords import parameter_keyword
+from pcfserver.dialects.tables import table_of_command
 
 Execute = Callable[[Message], list[Message]]
 
@@ -70,9 +71,25 @@ def failure(answer: Sequence[Message]) -> Message | None:
     return next((m for m in failed if m.reason != mq.MQRCCF_COMMAND_FAILED), failed[0])
 
 
+# The parameters that name a command's object, in the order they are looked for (a copy names its source first,
+# as Copy answers MQRC_UNKNOWN_OBJECT_NAME about it).
+_NAME_PARAMETERS = (
+    mq.MQCA_Q_NAME,
+    mq.MQCACF_FROM_Q_NAME,
+    mq.MQCACF_TO_Q_NAME,
+    mq.MQCA_PROCESS_NAME,
+    mq.MQCACF_FROM_PROCESS_NAME,
+    mq.MQCACF_TO_PROCESS_NAME,
+    mq.MQCA_NAMELIST_NAME,
+    mq.MQCACF_FROM_NAMELIST_NAME,
+    mq.MQCACF_TO_NAMELIST_NAME,
+    mq.MQCACF_AUTH_PROFILE_NAME,
+)
+
+
 def object_name(command: Message) -> str:
     """The object a command names, as typed (blanks trimmed)."""
-    for parameter in (mq.MQCA_Q_NAME, mq.MQCACF_FROM_Q_NAME, mq.MQCACF_TO_Q_NAME):
+    for parameter in _NAME_PARAMETERS:
         item = command.get(parameter)
         if isinstance(item, String):
             return item.value.rstrip()
@@ -84,8 +101,7 @@ def error_keyword(command: Message, failed: Message, dialect: str) -> str | None
     parameter = failed.int_value(mq.MQIACF_PARAMETER_ID)
     if parameter is None:
         return None
-    table = "qmgr" if command.command in (mq.MQCMD_CHANGE_Q_MGR, mq.MQCMD_INQUIRE_Q_MGR) else "queue"
-    return parameter_keyword(parameter, dialect=dialect, table=table)
+    return parameter_keyword(parameter, dialect=dialect, table=table_of_command(command.command))
 
 
 def reason_inserts(reason: int, keyword: str | None = None) -> dict[str, object]:

@@ -1,7 +1,8 @@
 """The command languages' tables from ``formats/``, loaded once into lookup structures.
 
 Sources: the ``mqsc``/``tpf``/``ibmi`` keyword columns of ``queue-attributes.tsv``,
-``qmgr-attributes.tsv`` and ``queue-status-attributes.tsv``; ``dialect-values.tsv`` (value
+``qmgr-attributes.tsv``, ``queue-status-attributes.tsv``, ``process-attributes.tsv``,
+``namelist-attributes.tsv`` and ``authrec-attributes.tsv``; ``dialect-values.tsv`` (value
 words), ``dialect-commands.tsv``, ``dialect-synonyms.tsv``, ``ibmi-parameters.tsv``,
 ``dialect-only-attributes.tsv`` and ``dialect-messages.tsv``.  No rule lives here: this module
 only indexes rows, so adding a keyword or a word is one cell or one row in those files.
@@ -21,6 +22,22 @@ BLANK = "(blank)"  # dialect-values.tsv: the empty string (input) or a blank dis
 
 # Queue types by the column suffix of queue-attributes.tsv (as the engine reads them).
 QUEUE_TYPES: dict[str, int] = {"local": 1, "model": 2, "alias": 3, "remote": 6}
+# The objects besides queues, each with its attribute table (<kind>-attributes.tsv); their commands' MQCMD
+# names say which (MQCMD_CREATE_PROCESS, MQCMD_INQUIRE_NAMELIST_NAMES).
+OBJECT_TABLES = ("process", "namelist")
+# Tables shown in their own row order (authrec: the keywords of the AUTHREC commands, authrec-attributes.tsv).
+ORDERED_TABLES = (*OBJECT_TABLES, "authrec")
+TABLES = ("queue", "qmgr", "status", *ORDERED_TABLES)
+
+
+def table_of_command(code: int) -> str:
+    """The attribute table of a PCF command's object: queue, qmgr, process, namelist or authrec."""
+    words = (names.command_name(code) or "").split("_")[2:]
+    if "MGR" in words:
+        return "qmgr"
+    if "AUTH" in words and ("REC" in words or "RECS" in words):
+        return "authrec"
+    return next((table for table in OBJECT_TABLES if table.upper() in words), "queue")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +104,16 @@ class Vocabulary:
     synonyms: dict[str, dict[str, str]]  # kind (verb/noun/keyword) -> word -> meaning
     commands: dict[str, CommandRow]
     only: dict[str, OnlyAttr] = field(default_factory=dict)
+    objects: dict[str, dict[str, Attr]] = field(default_factory=dict)  # process / namelist / authrec -> keyword -> attribute
+
+    def table(self, table: str) -> dict[str, Attr]:
+        """The attributes of one table (queue, qmgr, status, process or namelist) by keyword."""
+        if table in self.objects:
+            return self.objects[table]
+        return {"queue": self.queue, "qmgr": self.qmgr, "status": self.status}[table]
 
     def attribute(self, keyword: str, table: str = "queue") -> Attr | None:
-        return {"queue": self.queue, "qmgr": self.qmgr, "status": self.status}[table].get(keyword.upper())
+        return self.table(table).get(keyword.upper())
 
 
 def _int_or_blank(text: str) -> AttrValue:
@@ -146,6 +170,30 @@ def qmgr_attributes() -> tuple[Attr, ...]:
 @cache
 def status_attributes() -> tuple[Attr, ...]:
     return tuple(_attr(row, frozenset(), {}) for row in read_table("queue-status-attributes.tsv"))
+
+
+@cache
+def object_attributes(table: str) -> tuple[Attr, ...]:
+    """The attributes of a process or a namelist (or the AUTHREC keywords), in table order (the order displays show them)."""
+    out = []
+    for row in read_table(f"{table}-attributes.tsv"):
+        is_string = row["struct"] in ("MQCFST", "MQCFSL")
+        text = row["default"]
+        out.append(_attr(row, frozenset(), {0: _default(text, is_string) if text or is_string else 0}))
+    return tuple(out)
+
+
+def attributes_of(table: str) -> tuple[Attr, ...]:
+    """Every attribute of a table: queue, qmgr, status, process or namelist."""
+    if table == "queue":
+        return queue_attributes()
+    if table == "qmgr":
+        return qmgr_attributes()
+    if table == "status":
+        return status_attributes()
+    if table in ORDERED_TABLES:
+        return object_attributes(table)
+    raise ValueError(f"unknown attribute table {table!r}")
 
 
 def _optional(text: str) -> int | None:
@@ -214,6 +262,7 @@ def vocabulary(dialect: str) -> Vocabulary:
         synonyms=synonyms,
         commands=commands,
         only=only,
+        objects={table: index(object_attributes(table)) for table in ORDERED_TABLES},
     )
 
 

@@ -34,9 +34,12 @@ def _entities(values: dict[int, object]) -> list[tuple[int, str]]:
     return out
 
 
-def _profile(values: dict[int, object]) -> str:
+def _profile(values: dict[int, object], qmgr: str) -> str:
+    """The profile named; a blank one on the queue manager object is the queue manager's own name (MQSC's SET AUTHREC OBJTYPE(QMGR))."""
     profile = values[mq.MQCACF_AUTH_PROFILE_NAME]
     assert isinstance(profile, str)
+    if not profile and values.get(mq.MQIACF_OBJECT_TYPE) == mq.MQOT_Q_MGR:
+        return qmgr
     if not valid_profile(profile):
         raise MQIError(mq.MQRCCF_PROFILE_NAME_ERROR)
     return profile
@@ -70,7 +73,7 @@ def _store(engine: Engine, key: tuple[str, int, int, str], auths: frozenset[int]
 
 
 def set_auth_rec(engine: Engine, command: Message, p: Parsed) -> list[Message]:
-    profile = _profile(p.values)
+    profile = _profile(p.values, engine.qmgr_name)
     object_type = p.values[mq.MQIACF_OBJECT_TYPE]
     assert isinstance(object_type, int)
     add = _auths(p.values, mq.MQIACF_AUTH_ADD_AUTHS)
@@ -85,7 +88,7 @@ def set_auth_rec(engine: Engine, command: Message, p: Parsed) -> list[Message]:
 
 
 def delete_auth_rec(engine: Engine, command: Message, p: Parsed) -> list[Message]:
-    profile = _profile(p.values)
+    profile = _profile(p.values, engine.qmgr_name)
     object_type = p.values[mq.MQIACF_OBJECT_TYPE]
     assert isinstance(object_type, int)
     keys = [(profile, object_type, etype, entity) for etype, entity in _entities(p.values)]

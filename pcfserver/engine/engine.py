@@ -783,8 +783,7 @@ class Engine:
             return dict(default.attrs)
         return dict(self._table_defaults[qtype])  # the default object was deleted: table defaults
 
-    @staticmethod
-    def _check_combination(name: str, attrs: dict[int, AttrValue]) -> None:
+    def _check_combination(self, name: str, attrs: dict[int, AttrValue]) -> None:
         """Rules on the resulting attribute set (S5, S8, S11; formats/queue-attributes.tsv notes)."""
         cluster = attrs.get(_CLUSTER_NAME, "")
         namelist = attrs.get(_CLUSTER_NAMELIST, "")
@@ -795,6 +794,11 @@ class Engine:
         if attrs.get(_CLUS_CHL_NAME) and attrs.get(_USAGE) != mq.MQUS_TRANSMISSION:
             # IBM: "If the local queue attribute CLCHNAME is set, the attribute USAGE must be set to XMITQ".
             raise _Reject(mq.MQRCCF_CLUS_XMIT_Q_USAGE_ERROR)
+        if isinstance(namelist, str) and namelist:
+            # A namelist of clusters that is empty: MQRCCF_NAMELIST_ERROR (S8); one not defined yet is accepted (K).
+            found = self.objects.get(mq.MQOT_NAMELIST, namelist)
+            if found is not None and not found.attrs.get(mq.MQCA_NAMES):
+                raise _Reject(mq.MQRCCF_NAMELIST_ERROR, _CLUSTER_NAMELIST)
         if attrs.get(_SCOPE) == mq.MQSCO_CELL:
             # No name service with a cell directory is configured here (S8 4068).
             raise _Reject(mq.MQRCCF_CELL_DIR_NOT_AVAILABLE, _SCOPE)

@@ -19,6 +19,10 @@ the same transaction that empties the journal), and at every open.  A busy regis
 the same few queues over and over, so folding writes each attribute once for many commands:
 at 30 commands per commit, a commit costs a tenth of the row writes it used to.
 
+Authority records and process definitions and namelists (``authrecs``, ``objects``) are written
+straight to their tables in the commit's transaction: they change rarely, so a journal would buy
+nothing.
+
 Schema versions: ``meta.schema_version`` records the layout; ``MIGRATIONS[v]`` moves a database
 from version v to v+1 inside the opening transaction, so an upgrade also applies whole or not at
 all.  A database newer than this code is refused.
