@@ -459,3 +459,20 @@ def test_stream_decoder_holds_one_message_at_a_time() -> None:
         total += len(decoder.messages())
         assert decoder.buffered == 0
     assert total == 8000 and decoder.close() == []
+
+
+@SETTINGS
+@given(mutated_streams())
+def test_seeking_to_where_a_message_starts_decodes_the_rest_as_a_whole_decode_does(data: bytes) -> None:
+    """``end()`` then ``seek()`` to any message's offset gives the messages a whole decode gives from there."""
+    whole = decode(data, strict=False)
+    for index in range(len(whole)):
+        decoder = StreamDecoder(strict=False)
+        decoder.feed(data)
+        decoder.end()
+        decoder.seek(whole[index].offset)
+        assert decoder.messages() == whole[index:]
+    decoder = StreamDecoder(strict=False)
+    decoder.feed(data)
+    with pytest.raises(ValueError):
+        decoder.seek(len(data) + 1)

@@ -29,7 +29,7 @@ from pcfserver.codec import (
     decode,
     encode,
 )
-from pcfserver.pipeline import rows, summary, tasks
+from pcfserver.pipeline import columns, rows, summary, tasks
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -124,7 +124,7 @@ def test_warnings_stay_on_their_message_and_errors_become_problems() -> None:
     broken = bytearray(encode(Message(mq.MQCMD_DELETE_Q, (String(mq.MQCA_Q_NAME, "Q"),))))
     broken[40:44] = (7).to_bytes(4, "big")  # a StrucLength that cannot be
     data = bytes(good) + bytes(broken) + encode(Message(mq.MQCMD_CLEAR_Q))
-    [(messages, problems)] = list(rows.decode_file("f", data))
+    [(messages, problems)] = list(columns.decode_file("f", data))
     m = messages.to_pylist()
     p = problems.to_pylist()
     assert [r["command"] for r in m] == [mq.MQCMD_CHANGE_Q, mq.MQCMD_CLEAR_Q]
@@ -140,7 +140,7 @@ def test_warnings_stay_on_their_message_and_errors_become_problems() -> None:
 
 def test_batches_are_cut_at_batch_rows_and_cover_the_file() -> None:
     data = b"".join(encode(Message(mq.MQCMD_CLEAR_Q, (String(mq.MQCA_Q_NAME, f"Q{i}"),))) for i in range(25))
-    batches = list(rows.decode_file("f", data, batch_rows=10))
+    batches = list(columns.decode_file("f", data, batch_rows=10))
     assert [m.num_rows for m, _ in batches] == [10, 10, 5]
     offsets = [r["offset"] for m, _ in batches for r in m.to_pylist()]
     assert offsets == sorted(offsets) and len(set(offsets)) == 25
@@ -148,16 +148,16 @@ def test_batches_are_cut_at_batch_rows_and_cover_the_file() -> None:
 
 def test_a_decoder_failure_becomes_one_problem_for_the_rest_of_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
     data = b"".join(encode(Message(mq.MQCMD_CLEAR_Q)) for _ in range(4))
-    real = rows.iter_messages
+    real = columns._Scanner._walk
 
-    def failing(buffer: Any) -> Any:
-        for i, message in enumerate(real(buffer)):
-            if i == 2:
-                raise RuntimeError("boom")
-            yield message
+    def failing(self: Any, pos: int, scan: Any, limit: int) -> int:
+        real(self, pos, scan, 2)  # takes two messages, then fails inside the third
+        scan.pending = (len(scan.params), len(scan.strings), len(scan.list_strings), len(scan.bytes_values))
+        scan.params.append(pos + 999)
+        raise RuntimeError("boom")
 
-    monkeypatch.setattr(rows, "iter_messages", failing)
-    [(messages, problems)] = list(rows.decode_file("f", data))
+    monkeypatch.setattr(columns._Scanner, "_walk", failing)
+    [(messages, problems)] = list(columns.decode_file("f", data))
     assert messages.num_rows == 2
     (problem,) = problems.to_pylist()
     assert (problem["offset"], problem["length"], problem["reason_name"]) == (72, 72, "MQRC_UNEXPECTED_ERROR")
@@ -165,7 +165,7 @@ def test_a_decoder_failure_becomes_one_problem_for_the_rest_of_the_file(monkeypa
 
 
 def test_empty_input_gives_empty_batches_of_the_schemas() -> None:
-    [(messages, problems)] = list(rows.decode_file("f", b""))
+    [(messages, problems)] = list(columns.decode_file("f", b""))
     assert messages.schema == rows.MESSAGE_SCHEMA and messages.num_rows == 0
     assert problems.schema == rows.PROBLEM_SCHEMA and problems.num_rows == 0
 
@@ -178,7 +178,7 @@ def test_stats_count_commands_failures_and_changed_queues() -> None:
     stream = [change, *success(change), change, *error_responses(change, mq.MQRC_OBJECT_IN_USE), copy, *success(copy)]
     data = b"".join(encode(m) for m in stream) + b"\x00" * 8
     stats = rows.FileStats("f", len(data))
-    for _ in rows.decode_counted("f", data, stats):
+    for _ in columns.decode_counted("f", data, stats):
         pass
     assert (stats.messages, stats.problems, stats.problem_bytes, stats.accounted) == (7, 1, 8, True)
     assert stats.changes == {("Q1", mq.MQCMD_CHANGE_Q): 2, ("Q2", mq.MQCMD_COPY_Q): 1}

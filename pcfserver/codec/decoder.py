@@ -545,6 +545,8 @@ class StreamDecoder:
         except Incomplete as incomplete:
             if incomplete.need - pos > opts.max_bytes:
                 return self._malformed(PcfError(_TOO_BIG, f"message longer than the {opts.max_bytes}-byte limit", offset=pos))
+            if self._closed:
+                return self._cut_short()
             self._need = incomplete.need
             return None
         except PcfError as error:
@@ -552,6 +554,17 @@ class StreamDecoder:
         self._pos = after
         self._need = 0
         return message
+
+    def _cut_short(self) -> Message:
+        """After the end of the input: the message the input ends inside, as an error span up
+        to the next plausible MQCFH (decoding resumes there, so a structure whose StrucLength
+        runs past the end hides only its own message)."""
+        error = PcfError(_MSG_LENGTH_ERROR, f"stream ends {len(self._buf) - self._pos} bytes into an incomplete message", offset=self._base + self._pos)
+        if not self._resync:
+            self._failed = error
+            raise error
+        resume = find_header(self._buf, self._pos, len(self._buf))
+        return self._error_span(error, len(self._buf) if resume is None else resume)
 
     def _malformed(self, error: PcfError) -> Message | None:
         error = error.at(self._base)
@@ -614,24 +627,33 @@ class StreamDecoder:
             out.append(message)
         return out
 
+    def end(self) -> None:
+        """Says the input has ended, without decoding anything yet: from now on
+        ``next_message()`` decides with the bytes that are here, and a message the input ends
+        inside comes back as an error span (raises, without ``resync``)."""
+        self._closed = True
+        self._need = 0  # what was waited for will not come
+
+    def seek(self, offset: int) -> None:
+        """Goes on decoding at stream ``offset``, between :attr:`offset` and the end of the bytes
+        fed: for a caller that framed the messages before ``offset`` itself (the pipeline's
+        column scanner hands the decoder only the messages it does not take whole)."""
+        position = offset - self._base
+        if not self._pos <= position <= len(self._buf):
+            raise ValueError(f"offset {offset} is outside the undecoded bytes {self.offset}-{self._base + len(self._buf)}")
+        if self._failed is not None:
+            raise self._failed
+        self._pos = position
+        self._need = 0
+
     def close(self) -> list[Message]:
         """The input has ended: the remaining messages; a message the input ends inside is an error.
 
         Resynchronising, decoding goes on at the next plausible MQCFH after such a message, so a
         structure whose StrucLength runs past the end hides only its own message.
         """
-        self._closed = True
-        self._need = 0  # what was waited for will not come: decide with what is here
-        out = self.messages()
-        while self._pos < len(self._buf):
-            error = PcfError(_MSG_LENGTH_ERROR, f"stream ends {len(self._buf) - self._pos} bytes into an incomplete message", offset=self._base + self._pos)
-            if not self._resync:
-                self._failed = error
-                raise error
-            resume = find_header(self._buf, self._pos, len(self._buf))
-            out.append(self._error_span(error, len(self._buf) if resume is None else resume))
-            out.extend(self.messages())
-        return out
+        self.end()
+        return self.messages()
 
 
 def decode(data: bytes | bytearray | memoryview, *, strict: bool = True, default_ccsid: int = DEFAULT_CCSID) -> list[Message]:

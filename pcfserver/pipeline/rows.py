@@ -1,9 +1,10 @@
 """Decoded PCF messages as table rows: the one definition both the Spark job and a plain decode use.
 
-Pure Python plus pyarrow, no Spark: :func:`decode_file` turns one capture's bytes into Arrow
-record batches of ``messages`` rows and ``problems`` rows.  The Spark job runs it inside
-``mapInArrow``; the single-process path (tests, benchmark, notebooks without Spark) calls it
-directly, so both build exactly the same rows from the same codec.
+Pure Python plus pyarrow, no Spark: the schemas, :class:`RowBuffer` (the rows of decoded
+``Message`` objects: the definition of what a row holds) and the per-file statistics.
+``columns.decode_file`` builds the same rows straight from a capture's bytes; the Spark job runs
+it inside ``mapInArrow`` and the single-process path (tests, benchmark, notebooks without Spark)
+calls it directly, so both build exactly the same rows from the same codec.
 
 Row model
 ---------
@@ -45,12 +46,10 @@ from pcfserver.codec import (
     Message,
     Parameter,
     PcfError,
-    StreamDecoder,
     String,
     StringFilter,
     StringList,
 )
-from pcfserver.codec.decoder import DEFAULT_MAX_MESSAGE_BYTES
 
 DEFAULT_BATCH_ROWS = 8192
 
@@ -119,7 +118,6 @@ _Q_NAME = mq.MQCA_Q_NAME
 _TO_Q_NAME = mq.MQCACF_TO_Q_NAME
 _FROM_Q_NAME = mq.MQCACF_FROM_Q_NAME
 _Q_TYPE = mq.MQIA_Q_TYPE
-_UNEXPECTED = mq.MQRC_UNEXPECTED_ERROR
 _PAD = " \0"
 
 COMMAND_TYPES = (mq.MQCFT_COMMAND, mq.MQCFT_COMMAND_XR)
@@ -128,25 +126,25 @@ CHANGING_COMMANDS = (mq.MQCMD_CREATE_Q, mq.MQCMD_COPY_Q, mq.MQCMD_CHANGE_Q, mq.M
 _COMMAND_TYPES = pa.array(COMMAND_TYPES, pa.int32())
 _CHANGING = pa.array(CHANGING_COMMANDS, pa.int32())
 
-_param_names: dict[type[Any], dict[int, str | None]] = {}
+_param_names: dict[str, dict[int, str | None]] = {}
 _command_names: dict[int, str | None] = {}
 _reason_names: dict[int, str | None] = {}
 
 
-def _names_of(cls: type[Any]) -> dict[int, str | None]:
-    table = _param_names.get(cls)
+def parameter_name(struct: str, pid: int) -> str | None:
+    """The name of parameter ``pid`` in a structure of that name (MQCFIN, MQCFST...)."""
+    table = _param_names.get(struct)
     if table is None:
-        table = _param_names[cls] = {}
-    return table
-
-
-def _parameter_name(cls: type[Any], pid: int) -> str | None:
-    table = _names_of(cls)
+        table = _param_names[struct] = {}
     try:
         return table[pid]
     except KeyError:
-        name = table[pid] = names.parameter_name(pid, cls.STRUCT)
+        name = table[pid] = names.parameter_name(pid, struct)
         return name
+
+
+def _parameter_name(cls: type[Any], pid: int) -> str | None:
+    return parameter_name(cls.STRUCT, pid)
 
 
 def command_name(value: int) -> str | None:
@@ -165,8 +163,9 @@ def reason_name(value: int) -> str | None:
         return name
 
 
-def _flatten(items: tuple[Parameter, ...], out: list[tuple[Any, ...]], parent: int | None) -> None:
-    """Appends one tuple per parameter (groups depth first) in PARAMETER_FIELDS order."""
+def _flatten(items: tuple[Parameter, ...], out: list[tuple[Any, ...]], parent: int | None, base: int) -> None:
+    """Appends one tuple per parameter (groups depth first) in PARAMETER_FIELDS order; the
+    message's first parameter is ``out[base]``, and a member's ``parent`` counts from there."""
     for item in items:
         cls = type(item)
         if cls is Integer or cls is Integer64:
@@ -186,9 +185,9 @@ def _flatten(items: tuple[Parameter, ...], out: list[tuple[Any, ...]], parent: i
             out.append((item.parameter, _parameter_name(cls, item.parameter), "MQCFBS", None, None, None, None, item.value, None, None, parent))
         elif cls is Group:
             assert isinstance(item, Group)
-            index = len(out)
+            index = len(out) - base
             out.append((item.parameter, _parameter_name(cls, item.parameter), "MQCFGR", len(item.parameters), None, None, None, None, None, None, parent))
-            _flatten(item.parameters, out, index)
+            _flatten(item.parameters, out, index, base)
         elif cls is IntegerFilter:
             assert isinstance(item, IntegerFilter)
             out.append((item.parameter, _parameter_name(cls, item.parameter), "MQCFIF", item.value, None, None, None, None, None, item.operator, parent))
@@ -245,7 +244,7 @@ class RowBuffer:
             return
         items = message.parameters
         parameters = self.parameters
-        _flatten(items, parameters, None)
+        _flatten(items, parameters, None, len(parameters))
         self.offsets.append(len(parameters))
         q_name, q_type = _queue(items)
         self.messages.append(
@@ -304,17 +303,8 @@ def _parameter_array(offsets: list[int], rows: list[tuple[Any, ...]]) -> Any:
     return pa.ListArray.from_arrays(pa.array(offsets, type=pa.int32()), values, type=MESSAGE_SCHEMA.field("parameters").type)
 
 
-def iter_messages(data: bytes | bytearray | memoryview) -> Iterator[Message]:
-    """The tolerant decode of one whole file, message by message (same result as ``decode(data, strict=False)``)."""
-    decoder = StreamDecoder(strict=False, max_message_bytes=max(DEFAULT_MAX_MESSAGE_BYTES, len(data)))
-    decoder.feed(data)
-    while (message := decoder.next_message()) is not None:
-        yield message
-    yield from decoder.close()
-
-
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Row building allocates millions of tuples and no reference cycles; the cyclic collector
     would spend about as long scanning them as the decode takes (measured: 2x slower)."""
     enabled = gc.isenabled()
@@ -324,39 +314,6 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def decode_file(
-    source_file: str, data: bytes | bytearray | memoryview, batch_rows: int = DEFAULT_BATCH_ROWS
-) -> Iterator[tuple[Any, Any]]:
-    """One file's rows as ``(messages_batch, problems_batch)`` pairs of at most ``batch_rows`` messages.
-
-    Never raises for bad data: should the decoder itself fail, the rest of the file becomes one
-    problem row (reason MQRC_UNEXPECTED_ERROR), so every byte is still accounted for.
-    """
-    rows = RowBuffer(source_file)
-    total = len(data)
-    position = 0
-    messages = iter_messages(data)
-    done = False
-    while not done:
-        with _collector_paused():
-            try:
-                for message in messages:
-                    rows.add(message)
-                    position = message.offset + message.length
-                    if len(rows.messages) >= batch_rows:
-                        break
-                else:
-                    done = True
-            except Exception as exc:  # a codec bug must not lose the file or fail the job
-                done = True
-                if position < total:
-                    detail = f"decoder failed: {type(exc).__name__}: {exc}"
-                    rows.add_problem(position, total - position, PcfError(_UNEXPECTED, detail, offset=position))
-            batches = rows.take_messages(), rows.take_problems()
-        if done or batches[0].num_rows:
-            yield batches
 
 
 CodeKey = tuple[int, int, int, int]
@@ -491,13 +448,3 @@ def stats_batch(stats: list[FileStats]) -> Any:
 def _merge(target: dict[Any, int], keys: Any, counts: Any) -> None:
     for key, count in zip(keys, counts, strict=True):
         target[key] = target.get(key, 0) + count
-
-
-def decode_counted(
-    source_file: str, data: bytes | bytearray | memoryview, stats: FileStats, batch_rows: int = DEFAULT_BATCH_ROWS
-) -> Iterator[tuple[Any, Any]]:
-    """Like :func:`decode_file`, also counting every batch into ``stats`` (complete at the end)."""
-    for messages, problems in decode_file(source_file, data, batch_rows):
-        stats.add_messages(messages)
-        stats.add_problems(problems)
-        yield messages, problems

@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
-from pcfserver.pipeline import rows
+from pcfserver.pipeline import columns, rows
 
 _PROBLEM_ONLY = [f for f in rows.PROBLEM_SCHEMA if f.name not in rows.MESSAGE_SCHEMA.names]
 DECODED_SCHEMA = pa.schema([*rows.MESSAGE_SCHEMA, *_PROBLEM_ONLY, pa.field("problem", pa.bool_(), nullable=False)])
@@ -64,7 +64,7 @@ def _files(batches: Iterator[Any]) -> Iterator[tuple[str, Any]]:
 def decode_batches(batches: Iterator[Any], batch_rows: int = rows.DEFAULT_BATCH_ROWS) -> Iterator[Any]:
     """mapInArrow function: binaryFile batches in, DECODED_SCHEMA batches out."""
     for path, content in _files(batches):
-        for messages, problems in rows.decode_file(path, content, batch_rows):
+        for messages, problems in columns.decode_file(path, content, batch_rows):
             if messages.num_rows:
                 yield _decoded_messages(messages)
             if problems.num_rows:
@@ -155,7 +155,7 @@ class ParquetSink:
         try:
             for path, content in _files(batches):
                 stats = rows.FileStats(path, len(content))
-                for messages, problems in rows.decode_counted(path, content, stats, self.batch_rows):
+                for messages, problems in columns.decode_counted(path, content, stats, self.batch_rows):
                     if messages.num_rows:
                         messages_out.write(messages)
                     if problems.num_rows:

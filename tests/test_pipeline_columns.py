@@ -1,0 +1,147 @@
+"""The pipeline's column scanner against the definition of a row: ``rows.RowBuffer`` over the
+codec's own tolerant ``decode``, on any input (property tests), on generated captures, and on
+the inputs that must go to the codec (groups, 64-bit integers, warnings, broken spans)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_codec_properties import ORDERS, messages, mutated_streams
+from test_pipeline_rows import every_kind, gen_captures
+
+from pcfserver import mq
+from pcfserver.codec import Group, Integer, IntegerFilter, IntegerList, Message, StreamDecoder, String, StringList, decode, encode
+from pcfserver.pipeline import columns, rows
+
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def reference(data: bytes) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    buffer = rows.RowBuffer("f")
+    for message in decode(data, strict=False):
+        buffer.add(message)
+    return buffer.take_messages().to_pylist(), buffer.take_problems().to_pylist()
+
+
+def scanned(data: bytes, batch_rows: int = rows.DEFAULT_BATCH_ROWS) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    got_messages: list[dict[str, Any]] = []
+    got_problems: list[dict[str, Any]] = []
+    for batch, problems in columns.decode_file("f", data, batch_rows):
+        assert batch.schema == rows.MESSAGE_SCHEMA and problems.schema == rows.PROBLEM_SCHEMA
+        assert batch.num_rows <= batch_rows
+        got_messages += batch.to_pylist()
+        got_problems += problems.to_pylist()
+    return got_messages, got_problems
+
+
+def assert_same_rows(data: bytes, batch_rows: int = rows.DEFAULT_BATCH_ROWS) -> None:
+    got = scanned(data, batch_rows)
+    assert got == reference(data)
+    spans = sorted((r["offset"], r["length"]) for r in got[0] + got[1])
+    assert sum(length for _, length in spans) == len(data)
+    assert all(a + n == b for (a, n), (b, _) in itertools.pairwise(spans))
+
+
+@SETTINGS
+@given(st.lists(st.tuples(messages(plausible=True), ORDERS), max_size=6), st.integers(1, 4))
+def test_any_messages_give_the_rows_of_the_codec(parts: list[tuple[Message, str]], batch_rows: int) -> None:
+    assert_same_rows(b"".join(encode(m, byte_order=o) for m, o in parts), batch_rows)
+
+
+@SETTINGS
+@given(mutated_streams(), st.integers(1, 8))
+def test_damaged_streams_give_the_rows_of_the_codec(data: bytes, batch_rows: int) -> None:
+    assert_same_rows(data, batch_rows)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300))
+def test_any_bytes_give_the_rows_of_the_codec(data: bytes) -> None:
+    assert_same_rows(data)
+
+
+@pytest.mark.parametrize(("rate", "seed"), [(0.0, 1), (0.05, 2), (0.2, 3)])
+def test_generated_captures_give_the_rows_of_the_codec(tmp_path: Any, rate: float, seed: int) -> None:
+    path = tmp_path / "c.pcf"
+    gen_captures.generate_file(str(path), 3000, rate, seed)
+    assert_same_rows(path.read_bytes(), 700)
+
+
+def test_admin_traffic_is_taken_without_the_codec(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """Commands and responses of every structure the scanner reads never reach the codec."""
+    path = tmp_path / "c.pcf"
+    gen_captures.generate_file(str(path), 500, 0.0, 4)
+    data = path.read_bytes()
+    want = reference(data)
+
+    def refuse(self: StreamDecoder) -> Message | None:
+        raise AssertionError("the codec was asked")
+
+    monkeypatch.setattr(StreamDecoder, "next_message", refuse)
+    assert scanned(data) == want
+    assert len(want[0]) == 500 and not want[1]
+
+
+def unknown_ccsid(order: str) -> bytes:
+    """A string in CCSID 4242, which the codec decodes with a warning (the encoder refuses it)."""
+    data = bytearray(encode(Message(mq.MQCMD_CHANGE_Q, (String(mq.MQCA_Q_NAME, "Q", 819),)), byte_order=order))
+    data[48:52] = (4242).to_bytes(4, order)  # type: ignore[arg-type]
+    return bytes(data)
+
+
+def encoded(message: Message) -> Any:
+    return lambda order: encode(message, byte_order=order)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        encoded(every_kind()),  # groups, 64-bit integers and a byte-string filter: the codec's
+        unknown_ccsid,  # a warning
+        encoded(Message(mq.MQCMD_CHANGE_Q, (String(mq.MQCA_Q_NAME, "Q"),), control=7)),  # a header warning
+        encoded(Message(mq.MQCMD_INQUIRE_Q, (IntegerFilter(mq.MQIA_Q_TYPE, 99, 1),), version=3)),  # an operator that is not one
+        encoded(
+            Message(mq.MQCMD_INQUIRE_Q, (IntegerFilter(mq.MQIA_Q_TYPE, mq.MQCFOP_EQUAL, 1),), version=1)
+        ),  # a filter too new for version 1
+    ],
+    ids=["groups", "unknown-ccsid", "control", "operator", "version"],
+)
+def test_what_the_scanner_does_not_take_goes_to_the_codec_in_order(make: Any) -> None:
+    plain = Message(
+        mq.MQCMD_INQUIRE_Q,
+        (String(mq.MQCA_Q_NAME, "A.*"), IntegerList(mq.MQIACF_Q_ATTRS, (1, 2)), StringList(mq.MQCACF_Q_NAMES, ("X", "Y"))),
+    )
+    data = b"".join(encode(plain, byte_order=o) + make(o) + encode(plain, byte_order=o) for o in ("big", "little"))
+    assert_same_rows(data)
+    assert_same_rows(data + data[:50])  # ending inside a message
+    (batch, _), *_ = columns.decode_file("f", data)
+    offsets = batch.column("offset").to_pylist()
+    assert len(offsets) == 6 and offsets == sorted(offsets)
+
+
+def test_queue_name_and_type_come_from_the_first_of_their_kind() -> None:
+    message = Message(
+        mq.MQCMD_COPY_Q,
+        (
+            String(mq.MQCACF_FROM_Q_NAME, "FROM"),
+            Integer(mq.MQIA_Q_TYPE, 1),
+            String(mq.MQCACF_TO_Q_NAME, "TO  "),
+            String(mq.MQCACF_TO_Q_NAME, "SECOND"),
+            Integer(mq.MQIA_Q_TYPE, 3),
+        ),
+    )
+    got, _ = scanned(encode(message))
+    assert (got[0]["q_name"], got[0]["q_type"]) == ("TO", 1)
+
+
+def test_a_member_names_its_group_by_its_index_in_its_own_message() -> None:
+    """``parent`` counts within the message's own parameter array, whatever came before it in the batch."""
+    grouped = Message(
+        mq.MQCMD_INQUIRE_Q, (Integer(mq.MQIA_Q_TYPE, 1), Group(mq.MQGACF_Q_STATISTICS_DATA, (Integer(mq.MQIA_CURRENT_Q_DEPTH, 2),)))
+    )
+    got, _ = scanned(encode(grouped) * 3)
+    assert [[p["parent"] for p in row["parameters"]] for row in got] == [[None, None, 1]] * 3
