@@ -118,9 +118,10 @@ def test_what_the_scanner_does_not_take_goes_to_the_codec_in_order(make: Any) ->
     data = b"".join(encode(plain, byte_order=o) + make(o) + encode(plain, byte_order=o) for o in ("big", "little"))
     assert_same_rows(data)
     assert_same_rows(data + data[:50])  # ending inside a message
-    (batch, _), *_ = columns.decode_file("f", data)
-    offsets = batch.column("offset").to_pylist()
-    assert len(offsets) == 6 and offsets == sorted(offsets)
+    batches = [batch for batch, _ in columns.decode_file("f", data)]
+    offsets = [offset for batch in batches for offset in batch.column("offset").to_pylist()]
+    assert len(offsets) == 6 and offsets == sorted(offsets)  # in file order, batch after batch
+    assert len(batches) == 5  # plain | the codec's | plain, plain | the codec's | plain
 
 
 def test_queue_name_and_type_come_from_the_first_of_their_kind() -> None:
@@ -145,3 +146,24 @@ def test_a_member_names_its_group_by_its_index_in_its_own_message() -> None:
     )
     got, _ = scanned(encode(grouped) * 3)
     assert [[p["parent"] for p in row["parameters"]] for row in got] == [[None, None, 1]] * 3
+
+
+def test_a_failure_building_columns_turns_the_unbuilt_messages_into_one_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = b"".join(encode(Message(mq.MQCMD_CLEAR_Q, (String(mq.MQCA_Q_NAME, f"Q{i}"),))) for i in range(10))
+    size = len(data) // 10
+    real = columns._build
+    calls: list[int] = []
+
+    def failing(source_file: str, raw: Any, scan: Any) -> Any:
+        calls.append(len(scan.starts))
+        if len(calls) == 2:
+            raise RuntimeError("no room")
+        return real(source_file, raw, scan)
+
+    monkeypatch.setattr(columns, "_build", failing)
+    batches = list(columns.decode_file("f", data, batch_rows=4))
+    messages = [row for batch, _ in batches for row in batch.to_pylist()]
+    problems = [row for _, batch in batches for row in batch.to_pylist()]
+    assert [row["offset"] for row in messages] == [i * size for i in range(4)]
+    assert [(p["offset"], p["length"], p["reason_name"]) for p in problems] == [(4 * size, 6 * size, "MQRC_UNEXPECTED_ERROR")]
+    assert "RuntimeError: no room" in problems[0]["detail"]

@@ -124,9 +124,9 @@ def test_warnings_stay_on_their_message_and_errors_become_problems() -> None:
     broken = bytearray(encode(Message(mq.MQCMD_DELETE_Q, (String(mq.MQCA_Q_NAME, "Q"),))))
     broken[40:44] = (7).to_bytes(4, "big")  # a StrucLength that cannot be
     data = bytes(good) + bytes(broken) + encode(Message(mq.MQCMD_CLEAR_Q))
-    [(messages, problems)] = list(columns.decode_file("f", data))
-    m = messages.to_pylist()
-    p = problems.to_pylist()
+    batches = list(columns.decode_file("f", data))
+    m = [row for messages, _ in batches for row in messages.to_pylist()]
+    p = [row for _, problems in batches for row in problems.to_pylist()]
     assert [r["command"] for r in m] == [mq.MQCMD_CHANGE_Q, mq.MQCMD_CLEAR_Q]
     assert m[0]["warnings"][0]["reason_name"] == "MQRCCF_CCSID_ERROR"
     assert p == [

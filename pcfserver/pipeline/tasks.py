@@ -79,6 +79,10 @@ def filesystem(uri: str) -> tuple[Any, str]:
     return fs, str(path)
 
 
+ROW_GROUP_ROWS = 65536
+"""Rows per Parquet row group the tasks write (the batches of a file's decode are smaller)."""
+
+
 def part_name(partition: int, run_id: str) -> str:
     return f"part-{partition:05d}-{run_id}.parquet"
 
@@ -100,16 +104,31 @@ class _Output:
         self.compression = compression
         self.stream: Any = None
         self.writer: Any = None
+        self.pending: list[Any] = []
+        self.pending_rows = 0
 
     def write(self, batch: Any) -> None:
+        """Collects batches into row groups of ROW_GROUP_ROWS rows (a file's last one smaller):
+        one write per group is faster than one per batch and reads back better."""
+        self.pending.append(batch)
+        self.pending_rows += batch.num_rows
+        if self.pending_rows >= ROW_GROUP_ROWS:
+            self._flush()
+
+    def _flush(self) -> None:
+        if not self.pending_rows:
+            return
         if self.writer is None:
             self.stream = self.fs.open_output_stream(self.temp)
             self.writer = pq.ParquetWriter(
                 self.stream, self.schema, compression=self.compression, write_statistics=_statistics_columns(self.schema)
             )
-        self.writer.write_batch(batch)
+        self.writer.write_table(pa.Table.from_batches(self.pending, schema=self.schema), row_group_size=self.pending_rows)
+        self.pending = []
+        self.pending_rows = 0
 
     def commit(self) -> None:
+        self._flush()
         if self.writer is None:
             return
         self.writer.close()
