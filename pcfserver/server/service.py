@@ -97,7 +97,7 @@ class Service:
         if config.pcf_tls:
             assert self.certificate is not None
             context = server_context(*self.certificate, config.tls_ca, require_client=config.tls_ca is not None)
-            self.tls_front = TlsFront(context, self.pcf.adopt, self._pcf_identity, config.read_timeout)
+            self.tls_front = TlsFront(context, self.pcf.adopt, self._pcf_identity, config.read_timeout, config.max_connections)
 
     def _check_exposure(self, web: bool) -> None:
         """Beyond loopback, every port must authenticate, unless --insecure says otherwise."""

@@ -102,12 +102,14 @@ IdentityOf = Callable[[str | None], Identity | bool | None]
 class TlsFront:
     """Accepts TLS connections for the PCF port and hands each, decrypted, to the PCF server."""
 
-    def __init__(self, context: ssl.SSLContext, adopt: Adopt, identity_of: IdentityOf, handshake_timeout: float) -> None:
+    def __init__(self, context: ssl.SSLContext, adopt: Adopt, identity_of: IdentityOf, handshake_timeout: float, max_connections: int) -> None:
         self.context = context
         self.adopt = adopt
         self.identity_of = identity_of  # CN -> identity, or False to refuse the connection
         self.handshake_timeout = handshake_timeout
+        self.max_connections = max_connections
         self.connections = 0
+        """Connections open here: handshaking, or handed to the PCF server and pumped."""
         self._accepting = trio.CancelScope()
 
     async def serve(self, host: str, port: int, *, task_status: trio.TaskStatus[tuple[str, int]] = trio.TASK_STATUS_IGNORED) -> None:
@@ -132,9 +134,20 @@ class TlsFront:
                     log.error("PCF TLS accept failed: %s; pausing 100 ms", exc, extra={"event": "accept_error"})
                     await trio.sleep(0.1)
                     continue
+                if self.connections >= self.max_connections:  # handshakes count: each holds a socket until its timeout
+                    log.warning("PCF TLS connection refused: %d connections open", self.connections, extra={"event": "refused"})
+                    await stream.aclose()
+                    continue
+                self.connections += 1
                 nursery.start_soon(self._connection, stream)
 
     async def _connection(self, stream: trio.SocketStream) -> None:
+        try:
+            await self._serve(stream)
+        finally:
+            self.connections -= 1
+
+    async def _serve(self, stream: trio.SocketStream) -> None:
         try:
             peer = stream.socket.getpeername()
             peer_name = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
@@ -156,7 +169,6 @@ class TlsFront:
             return
         assert identity is None or isinstance(identity, Identity)
         inner, outer = socket.socketpair()
-        self.connections += 1
         self.adopt(inner, f"{peer_name} (TLS {user or '-'})", identity)
         plain = trio.SocketStream(trio.socket.from_stdlib_socket(outer))
         async with trio.open_nursery() as pumps:
