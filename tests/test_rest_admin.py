@@ -140,6 +140,8 @@ async def test_queue_manager_status_command_server_and_resources(open_server: Se
         assert status["commandResponse"][0]["parameters"]["qmname"] == "QM1"
         cmdserv = (await run_text(client, "DISPLAY CMDSERV")).json()
         assert cmdserv["commandResponse"][0]["text"] == ["AMQ8027I: IBM MQ Command Server Status . . : Running"]
+        as_json = (await run_json(client, command="display", qualifier="cmdserv")).json()["commandResponse"]
+        assert as_json == [{"completionCode": 0, "reasonCode": 0, "message": ["AMQ8027I: IBM MQ Command Server Status . . : Running"]}]
         qmgr = (await run_json(client, command="display", qualifier="qmgr", responseParameters=["maxumsgs"])).json()
         assert qmgr["commandResponse"][0]["parameters"]["maxumsgs"] == 10000
         assert (await client.get("/ibmmq/rest/v1/admin/qmgr")).json() == {"qmgr": [{"name": "QM1", "state": "running"}]}

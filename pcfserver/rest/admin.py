@@ -130,13 +130,14 @@ class AdminApi:
             return AdminOperation(lambda execute: self._run_json(text, execute), not display, "runCommandJSON")
         return error("bad_attribute", "type", "must be runCommand or runCommandJSON")
 
-    def _special(self, text: str) -> tuple[dict[str, object], list[str]] | None:
-        """DISPLAY QMSTATUS and DISPLAY CMDSERV, which the queue manager answers about itself."""
+    def _special(self, text: str) -> tuple[dict[str, object] | None, list[str]] | None:
+        """DISPLAY QMSTATUS and DISPLAY CMDSERV, which the queue manager answers about itself
+        (CMDSERV with a message only, no attributes: formats/rest-admin.tsv says why)."""
         found = _SPECIAL.match(text)
         if found is None:
             return None
         if found.group(1).upper() == "CMDSERV":
-            return {"status": "RUNNING"}, ["AMQ8027I: IBM MQ Command Server Status . . : Running"]
+            return None, ["AMQ8027I: IBM MQ Command Server Status . . : Running"]
         date, _, clock = self.started.partition(" ")
         params: dict[str, object] = {"qmname": self.qmgr_name, "status": "RUNNING", "startda": date, "startti": clock}
         return params, [
@@ -156,7 +157,8 @@ class AdminApi:
     def _run_json(self, text: str, execute: Execute) -> Response:
         special = self._special(text)
         if special is not None:
-            return _answer([(mq.MQCC_OK, mq.MQRC_NONE, {"parameters": special[0]})])
+            params, lines = special
+            return _answer([(mq.MQCC_OK, mq.MQRC_NONE, {"message": lines} if params is None else {"parameters": params})])
         try:
             parsed = mqsc.parse(text)
         except CommandSyntaxError as exc:  # not run: a syntax error, an object type this server does not keep
