@@ -1,12 +1,13 @@
 """Rows straight from the bytes: the pipeline's decode, without a ``Message`` per message.
 
 :func:`decode_file` gives exactly the rows ``rows.RowBuffer`` builds from the codec's tolerant
-decode (the tests compare the two on every kind of input), about four times as fast, by
-splitting the work in two:
+decode (the tests compare the two on every kind of input), about four times as fast (decode,
+rows and Arrow batches of 3,000,000 messages: 14 s against 58 s), by splitting the work in two:
 
 * a **scanner**, a plain Python loop, walks the structures of each message by their Type and
-  StrucLength, checks every rule the codec checks, decodes the strings (through a cache: admin
-  traffic repeats its queue names and descriptions endlessly) and remembers where each message
+  StrucLength, checks every rule the codec checks, decodes the strings (latin-1, ASCII and UTF-8
+  directly; code pages such as EBCDIC through a cache, admin traffic repeating its queue names
+  and descriptions endlessly) and remembers where each message
   and parameter starts.  It takes a message only when the codec would decode it whole, with no
   warning, from MQCFIN, MQCFST, MQCFIL, MQCFSL, MQCFBS, MQCFIF and MQCFSF structures (all of
   them top level: the shapes of admin traffic);
@@ -71,7 +72,6 @@ _STRINGS: dict[tuple[int, bytes], str] = {}
 """Decoded strings by (CCSID, bytes); only strings that decoded cleanly, bounded by _CACHE_LIMIT."""
 
 
-
 def _text(ccsid: int, raw: bytes, default: str) -> str | None:
     """The string the codec makes of ``raw`` in ``ccsid``, or None where it would warn."""
     key = (ccsid, raw)
@@ -122,10 +122,10 @@ class _Scanner:
         default = codec_for(default_ccsid)
         assert default is not None
         self.default = default
+        # CCSIDs whose codec (a C decoder) is faster than a cache lookup: decoded directly
         self.direct = {ccsid: codec for ccsid, codec in ccsid_codecs().items() if codec in _DIRECT}
         if default in _DIRECT:
             self.direct[0] = default
-        """CCSIDs whose codec decodes faster than a cache lookup (C decoders): decoded directly."""
 
     def walk(self, pos: int, scan: _Scan, limit: int) -> int:
         """Takes messages from ``pos`` until ``scan`` holds ``limit`` or the next message is not
