@@ -121,6 +121,35 @@ async def test_run_command_json_where_and_generic_names(open_server: Server) -> 
         assert [item["parameters"]["queue"] for item in found["commandResponse"]] == ["W.B", "W.C"]
 
 
+async def test_processes_and_namelists_over_run_command_json_and_run_command(open_server: Server) -> None:
+    async with open_server.client() as client:
+        made = await run_json(client, command="define", qualifier="process", name="TRIG.P", parameters={"applicid": "/opt/app/Start Me", "descr": "Triggered app"})
+        assert made.json()["overallCompletionCode"] == 0
+        shown = (await run_json(client, command="display", qualifier="process", name="TRIG.P", responseParameters=["all"])).json()
+        params = shown["commandResponse"][0]["parameters"]
+        assert params["process"] == "TRIG.P" and params["applicid"] == "/opt/app/Start Me" and params["descr"] == "Triggered app"
+        assert all(key == key.lower() for key in params)
+        await run_json(client, command="alter", qualifier="process", name="TRIG.P", parameters={"descr": "changed"})
+        chosen = (await run_json(client, command="display", qualifier="process", name="TRIG.*", responseParameters=["descr"])).json()
+        assert chosen["commandResponse"][0]["parameters"] == {"process": "TRIG.P", "descr": "changed"}
+        listed = await run_json(client, command="define", qualifier="namelist", name="CLUS.NL", parameters={"names": ["CLUS.A", "clus.b"], "descr": "two"})
+        assert listed.json()["overallCompletionCode"] == 0
+        names = (await run_json(client, command="display", qualifier="namelist", name="CLUS.NL", responseParameters=["all"])).json()
+        params = names["commandResponse"][0]["parameters"]
+        assert params["namelist"] == "CLUS.NL" and params["names"] == ["CLUS.A", "clus.b"] and params["namcount"] == 2
+        missing = (await run_json(client, command="display", qualifier="process", name="NOPE")).json()
+        assert missing["overallCompletionCode"] == 2 and missing["commandResponse"][0]["reasonCode"] == mq.MQRC_UNKNOWN_OBJECT_NAME
+        text = (await run_text(client, "DEFINE PROCESS(TEXT.P) APPLICID('x')")).json()
+        assert text["commandResponse"][0]["text"] == ["AMQ8010I: IBM MQ process created."]
+        lines = (await run_text(client, "DISPLAY NAMELIST(*)")).json()["commandResponse"][0]["text"]
+        assert lines[0] == "AMQ8550I: Display namelist details." and any("NAMELIST(CLUS.NL)" in line for line in lines)
+        for qualifier, name in (("process", "TRIG.P"), ("process", "TEXT.P"), ("namelist", "CLUS.NL")):
+            gone = await run_json(client, command="delete", qualifier=qualifier, name=name)
+            assert gone.json()["overallCompletionCode"] == 0
+        after = (await run_json(client, command="display", qualifier="process", name="*")).json()
+        assert [item["parameters"]["process"] for item in after["commandResponse"]] == ["SYSTEM.DEFAULT.PROCESS"]
+
+
 async def test_failures_and_object_types_this_server_does_not_keep(open_server: Server) -> None:
     async with open_server.client() as client:
         missing = await run_json(client, command="display", qualifier="qlocal", name="NOPE")
@@ -197,6 +226,10 @@ async def test_every_role_against_every_kind_of_request(secured: Server) -> None
         refused = (await run_text(client, "ALTER QLOCAL(APP.Q) MAXDEPTH(1)", auth=basic("viewer"))).json()
         assert refused["commandResponse"][0]["reasonCode"] == mq.MQRC_NOT_AUTHORIZED
         assert refused["commandResponse"][0]["text"][0].startswith("AMQ8135E")
+        process = (await run_json_auth(client, basic("viewer"), command="display", qualifier="process", name="SYSTEM.DEFAULT.PROCESS")).json()
+        assert process["commandResponse"][0]["parameters"]["process"] == "SYSTEM.DEFAULT.PROCESS"
+        made_by_viewer = (await run_json_auth(client, basic("viewer"), command="define", qualifier="namelist", name="VIEWER.NL")).json()
+        assert made_by_viewer["commandResponse"][0]["reasonCode"] == mq.MQRC_NOT_AUTHORIZED
         browse = await client.get("/ibmmq/rest/v2/messaging/qmgr/QM1/queue/APP.Q/messagelist", auth=basic("viewer"))
         assert browse.status_code == 200
         viewer_put = await client.post("/ibmmq/rest/v2/messaging/qmgr/QM1/queue/APP.Q/message", content=b"x", headers={**CSRF, "Content-Type": "text/plain"}, auth=basic("viewer"))

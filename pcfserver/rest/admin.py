@@ -42,7 +42,16 @@ _INSTALLATION = re.compile(r"/ibmmq/rest/v([123])/admin/installation(?:/[^/]+)?"
 _DISPLAY_ONLY = re.compile(r"\s*(DISPLAY|DIS|DISP|DISPL|DISPLA|PING)\b", re.IGNORECASE)
 _SPECIAL = re.compile(r"\s*(?:DISPLAY|DIS)\s+(QMSTATUS|CMDSERV)\b(.*)\Z", re.IGNORECASE | re.DOTALL)
 _FLAGS = {"replace": ("REPLACE", "NOREPLACE"), "purge": ("PURGE", "NOPURGE"), "force": ("FORCE", "")}
-_TABLES = {mq.MQCMD_INQUIRE_Q: "queue", mq.MQCMD_INQUIRE_Q_STATUS: "status", mq.MQCMD_INQUIRE_Q_MGR: "qmgr"}
+_TABLES = {
+    mq.MQCMD_INQUIRE_Q: "queue",
+    mq.MQCMD_INQUIRE_Q_STATUS: "status",
+    mq.MQCMD_INQUIRE_Q_MGR: "qmgr",
+    mq.MQCMD_INQUIRE_PROCESS: "process",
+    mq.MQCMD_INQUIRE_NAMELIST: "namelist",
+}
+"""The attribute table whose keywords name each display's answers."""
+_QUALIFIER_TABLES = {"QMGR": "qmgr", "PROCESS": "process", "NAMELIST": "namelist", "NL": "namelist"}
+"""The attribute table a runCommandJSON qualifier's keywords come from (queues otherwise)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,13 +207,13 @@ def _quoted(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-def _value(keyword: str, value: Any) -> str:
+def _value(keyword: str, value: Any, table: str = "queue") -> str:
     if isinstance(value, bool):
         raise ValueError(f"parameters.{keyword}", "true and false are not MQSC values; use the keyword's value words")
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        pid = keyword_parameter(keyword)
+        pid = keyword_parameter(keyword, table=table)
         if pid is None:
             pid = keyword_parameter(keyword, table="qmgr")
         if pid is not None and is_string_parameter(pid):
@@ -213,7 +222,7 @@ def _value(keyword: str, value: Any) -> str:
             raise ValueError(f"parameters.{keyword}", f"{value!r} is not a value word")
         return value
     if isinstance(value, list):
-        return ",".join(_value(keyword, v) for v in value)
+        return ",".join(_value(keyword, v, table) for v in value)
     raise ValueError(f"parameters.{keyword}", "must be a string, a number or a list of them")
 
 
@@ -247,7 +256,7 @@ def mqsc_text(body: dict[str, Any]) -> tuple[str, bool]:
                 raise ValueError("parameters.where", "must be a string such as 'curdepth gt 10'")
             words.append(f"WHERE({value})")
         else:
-            words.append(f"{key.upper()}({_value(key.lower(), value)})")
+            words.append(f"{key.upper()}({_value(key.lower(), value, _QUALIFIER_TABLES.get(qualifier.upper(), 'queue'))})")
     display = command.upper() in ("DISPLAY", "DIS")
     selected = body.get("responseParameters")
     if selected is not None:
