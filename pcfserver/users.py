@@ -9,6 +9,7 @@ beside it and before its first start: the server notices a change (SQLite's ``da
 at the next request and reads the users again, with no restart.
 
 Roles are mqweb's: MQWebAdmin, MQWebAdminRO and MQWebUser (see ``formats/rest-roles.tsv``).
+The login tokens of ``POST /ibmmq/rest/v1/login`` are kept here too, as SHA-256 digests.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 _NAME = re.compile(r"[A-Za-z0-9._@%-]{1,64}\Z")
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS users (name TEXT PRIMARY KEY, roles TEXT NOT NULL, groups TEXT NOT NULL, hash TEXT NOT NULL)",
+    # login tokens: SHA-256 of the token (the file never holds one that works), its user, its end (Unix time)
+    "CREATE TABLE IF NOT EXISTS tokens (digest TEXT PRIMARY KEY, user TEXT NOT NULL, expires REAL NOT NULL)",
 )
 
 
@@ -99,9 +102,32 @@ class UserStore:
         return user
 
     def remove(self, name: str) -> bool:
+        """Removes a user and ends their login tokens (a user added again later starts afresh)."""
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM tokens WHERE user = ?", (name,))
             return self._db.execute("DELETE FROM users WHERE name = ?", (name,)).rowcount > 0
+
+    # -- login tokens (the server) ---------------------------------------------------------
+    # Kept here so that, as with mqweb's LTPA keys, a token outlives a restart until it expires,
+    # and a logout outlives it too.  Each change is durable before the answer that reports it.
+
+    def add_token(self, token: str, user: str, expires: float, now: float) -> None:
+        """Keeps a new token (and forgets the tokens that have ended by ``now``)."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM tokens WHERE expires <= ?", (now,))
+            self._db.execute("INSERT OR REPLACE INTO tokens (digest, user, expires) VALUES (?, ?, ?)", (_digest(token), user, expires))
+
+    def token(self, token: str) -> tuple[str, float] | None:
+        """The user and the end (Unix time) of a login token, or None when there is none."""
+        row = self._db.execute("SELECT user, expires FROM tokens WHERE digest = ?", (_digest(token),)).fetchone()
+        return (str(row[0]), float(row[1])) if row else None
+
+    def remove_token(self, token: str) -> None:
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM tokens WHERE digest = ?", (_digest(token),))
 
     # -- reading (the server) --------------------------------------------------------------
 
@@ -145,6 +171,10 @@ class UserStore:
             return None
         user, digest = found
         return user if check_password(password, digest) else None
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 @cache

@@ -284,6 +284,37 @@ async def test_login_token_logout_and_expiry(secured: Server) -> None:
         assert (await run_text(client, "DISPLAY QMGR", headers={**CSRF, "Cookie": f"LtpaToken2={token}"})).status_code == 401
 
 
+async def test_login_tokens_and_logouts_outlive_a_restart(tmp_path: Path) -> None:
+    """As mqweb's LTPA tokens do: a token stays good until it expires, across a restart; a
+    logged-out one stays out; the store keeps only digests of them."""
+    add_user(tmp_path, "admin", "MQWebAdmin")
+    login = {"username": "admin", "password": "admin-pw"}
+    async with trio.open_nursery() as nursery:
+        server = await start(nursery, tmp_path)
+        async with server.client() as client:
+            kept = (await client.post("/ibmmq/rest/v1/login", json=login, headers=CSRF)).cookies["LtpaToken2"]
+            client.cookies.clear()
+            ended = (await client.post("/ibmmq/rest/v1/login", json=login, headers=CSRF)).cookies["LtpaToken2"]
+            client.cookies.clear()
+            assert (await client.delete("/ibmmq/rest/v1/login", headers={**CSRF, "Cookie": f"LtpaToken2={ended}"})).status_code == 204
+        server.service.shutdown()
+    server.service.committer.engine.close()
+    stored = b"".join(path.read_bytes() for path in tmp_path.glob("users.sqlite3*"))
+    assert kept.encode() not in stored and ended.encode() not in stored
+    async with trio.open_nursery() as nursery:
+        server = await start(nursery, tmp_path)
+        async with server.client() as client:
+            who = await client.get("/ibmmq/rest/v1/login", headers={"Cookie": f"LtpaToken2={kept}"})
+            assert who.status_code == 200 and who.json()["user"][0]["authenticationMechanism"] == "ltpaToken"
+            assert (await run_text(client, "DISPLAY QMGR", headers={**CSRF, "Cookie": f"LtpaToken2={ended}"})).status_code == 401
+        server.service.shutdown()
+    server.service.committer.engine.close()
+    store = UserStore(tmp_path)
+    store.remove("admin")  # removing a user ends their tokens
+    assert store.token(kept) is None
+    store.close()
+
+
 async def test_failed_logins_are_rate_limited_per_address(secured: Server) -> None:
     async with secured.client() as client:
         for _ in range(5):

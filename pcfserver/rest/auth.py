@@ -1,4 +1,5 @@
-"""Who is asking, and with what authority (sans-IO; the clock is passed in).
+"""Who is asking, and with what authority (no sockets; the clocks are parameters, the users and
+login tokens are the data directory's ``UserStore``).
 
 Authentication, as mqweb does it: HTTP basic authentication, or the ``LtpaToken2`` cookie that
 ``POST /ibmmq/rest/v…/login`` sets (``DELETE`` of the same resource ends it, ``GET`` says who is
@@ -26,6 +27,7 @@ import json
 import logging
 import os
 import secrets
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -77,11 +79,15 @@ class _Token:
 
 @dataclass(slots=True)
 class Authenticator:
-    """Checks credentials against the users of a data directory; keeps login tokens in memory."""
+    """Checks credentials against the users of a data directory, whose store also keeps the login
+    tokens (so a token outlives a restart until it expires, and so does a logout); the tokens
+    seen are also held in memory.  ``clock`` times the login throttle; ``wall`` (Unix time)
+    the tokens, whose ends must mean the same after a restart."""
 
     users: UserStore | None
     clock: Callable[[], float]
     token_lifetime: float = TOKEN_LIFETIME
+    wall: Callable[[], float] = time.time
     max_failures: int = 5
     window: float = 60.0
     secure_cookie: bool = False
@@ -164,7 +170,11 @@ class Authenticator:
         token = self._cookie(request)
         if token is not None:
             entry = self._tokens.get(token)
-            if entry is not None and entry.expires > self.clock():
+            if entry is None:  # made before a restart, or not a token at all
+                stored = self.users.token(token)
+                if stored is not None:
+                    entry = self._tokens[token] = _Token(*stored)
+            if entry is not None and entry.expires > self.wall():
                 user = self.users.get(entry.user, refresh=False)
                 if user is not None:
                     return Principal(user, "token")
@@ -201,7 +211,9 @@ class Authenticator:
             return found
         self._expire()
         token = secrets.token_urlsafe(32)
-        self._tokens[token] = _Token(found.name, self.clock() + self.token_lifetime)
+        now = self.wall()
+        self.users.add_token(token, found.name, now + self.token_lifetime, now)  # durable before the answer
+        self._tokens[token] = _Token(found.name, now + self.token_lifetime)
         log.info("user %s logged in from %s", found.name, peer, extra={"event": "login", "peer": peer})
         flags = "; Secure" if self.secure_cookie else ""
         cookie = f"{COOKIE}={token}; Path=/; HttpOnly{flags}; SameSite=Strict; Max-Age={int(self.token_lifetime)}"
@@ -212,6 +224,8 @@ class Authenticator:
         token = self._cookie(request)
         if token is not None:
             self._tokens.pop(token, None)
+            if self.users is not None:
+                self.users.remove_token(token)
         return Response(204, (("Set-Cookie", f"{COOKIE}=; Path=/; HttpOnly; Max-Age=0"),))
 
     @staticmethod
@@ -225,6 +239,6 @@ class Authenticator:
         return Response(200, (("Content-Type", JSON),), json.dumps(body).encode())
 
     def _expire(self) -> None:
-        now = self.clock()
+        now = self.wall()
         for token in [t for t, e in self._tokens.items() if e.expires <= now]:
             del self._tokens[token]
