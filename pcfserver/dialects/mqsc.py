@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from pcfserver import mq, names
+from pcfserver import kinds, mq, names
 from pcfserver.codec.model import (
     Integer,
     IntegerFilter,
@@ -92,32 +92,30 @@ _SELECTOR_LISTS = {
     mq.MQCMD_INQUIRE_Q: (mq.MQIACF_Q_ATTRS, "queue", NAME_AND_TYPE),
     mq.MQCMD_INQUIRE_Q_STATUS: (mq.MQIACF_Q_STATUS_ATTRS, "status", STATUS_DEFAULT),
     mq.MQCMD_INQUIRE_Q_MGR: (mq.MQIACF_Q_MGR_ATTRS, "qmgr", ()),
-    mq.MQCMD_INQUIRE_PROCESS: (mq.MQIACF_PROCESS_ATTRS, "process", ()),
-    mq.MQCMD_INQUIRE_NAMELIST: (mq.MQIACF_NAMELIST_ATTRS, "namelist", ()),
+    **{k.command("INQUIRE"): (k.selectors, k.key, ()) for k in kinds.kinds()},
 }
 _DISPLAY_TABLE = {
     mq.MQCMD_INQUIRE_Q: "queue",
     mq.MQCMD_INQUIRE_Q_STATUS: "status",
     mq.MQCMD_INQUIRE_Q_MGR: "qmgr",
-    mq.MQCMD_INQUIRE_PROCESS: "process",
-    mq.MQCMD_INQUIRE_NAMELIST: "namelist",
     mq.MQCMD_INQUIRE_AUTH_RECS: "authrec",
+    **{k.command("INQUIRE"): k.key for k in kinds.kinds()},
 }
 # DEFINE ... LIKE(x): the Create command becomes its Copy, the LIKE name its source and the defined name its target.
 _COPIES = {
     mq.MQCMD_CREATE_Q: (mq.MQCMD_COPY_Q, mq.MQCACF_FROM_Q_NAME, mq.MQCACF_TO_Q_NAME),
-    mq.MQCMD_CREATE_PROCESS: (mq.MQCMD_COPY_PROCESS, mq.MQCACF_FROM_PROCESS_NAME, mq.MQCACF_TO_PROCESS_NAME),
-    mq.MQCMD_CREATE_NAMELIST: (mq.MQCMD_COPY_NAMELIST, mq.MQCACF_FROM_NAMELIST_NAME, mq.MQCACF_TO_NAMELIST_NAME),
+    **{k.command("CREATE"): (k.command("COPY"), k.from_name, k.to_name) for k in kinds.kinds()},
 }
+# The parameter that says which sort of a kind an object is (CHLTYPE): shown right after the name.
+_SUBTYPES = {k.key: k.subtype for k in kinds.kinds() if k.subtype}
 _CREATE_OF_COPY = {copy: create for create, (copy, _source, _target) in _COPIES.items()}
 # The parameter that names the object a display is about, per table (shown first, alone in its entry).
 _NAME_PARAMETERS = {
     "queue": mq.MQCA_Q_NAME,
     "status": mq.MQCA_Q_NAME,
     "qmgr": mq.MQCA_Q_MGR_NAME,
-    "process": mq.MQCA_PROCESS_NAME,
-    "namelist": mq.MQCA_NAMELIST_NAME,
     "authrec": mq.MQCACF_AUTH_PROFILE_NAME,
+    **{k.key: k.name for k in kinds.kinds()},
 }
 _ATTRIBUTE_OPTIONS = {"@attributes": "queue", "@qmgr-attributes": "qmgr", **{f"@{t}-attributes": t for t in OBJECT_TABLES}}
 _SELECTOR_OPTIONS = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr", **{f"@{t}-selectors": t for t in OBJECT_TABLES}}
@@ -616,7 +614,11 @@ def display_entries(response: Message, table: str) -> list[str]:
             entry = f"{keyword}({','.join(_display_value(item.parameter, v) for v in item.values)})"
         else:
             continue
-        is_name = item.parameter == name_parameter or (keyword == "TYPE" and table in ("queue", "status"))
+        is_name = (
+            item.parameter == name_parameter
+            or (keyword == "TYPE" and table in ("queue", "status"))
+            or (table in _SUBTYPES and item.parameter == _SUBTYPES[table])
+        )
         if is_name:
             first.append(entry)
         else:

@@ -324,8 +324,9 @@ class Engine:
             self._queues[name] = Queue(name, qtype, complete)
         self.messaging.load(snapshot.messages)
         self.authority.records.update({key: frozenset(auths) for key, auths in snapshot.authrecs.items()})
-        if objects.load(self, snapshot):
-            self._store.commit(objects.seed(self))
+        missing = objects.load(self, snapshot)
+        if missing:
+            self._store.commit(objects.seed(self, missing))
 
     def close(self) -> None:
         """Ends every session (their units of work backed out), keeps NPMCLASS(HIGH) messages, closes the store."""
@@ -350,6 +351,9 @@ class Engine:
 
     def queue(self, name: str) -> Queue | None:
         return self._queues.get(name)
+
+    def queue_exists(self, name: str) -> bool:
+        return name in self._queues
 
     def qmgr_attr(self, pid: int) -> AttrValue:
         return self._qmgr[pid]
@@ -630,6 +634,7 @@ class Engine:
         attrs = out.attrs
         seen: dict[int, int] = {}
         qtype = 0
+        subtype = cmd.subtype
         for index, item in enumerate(items):
             cls = type(item)
             pid = item.parameter
@@ -655,7 +660,7 @@ class Engine:
                 value = item.value
                 if not param.value_ok(value):
                     raise _Reject(param.value_reason, pid)
-                if pid == _Q_TYPE:
+                if pid == subtype:
                     qtype = value
                 values[pid] = value
                 if param.attribute is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from pcfserver import mq
+from pcfserver import kinds, mq
 from pcfserver.codec.model import (
     ByteString,
     ByteStringFilter,
@@ -158,17 +158,29 @@ class CommandSpec:
     max_params: int
     allow_filter: bool
     set_attributes: frozenset[int] = field(default_factory=frozenset)
-    kind: str = "queue"  # the object the command acts on: queue, process or namelist (its filters' table)
+    kind: str = "queue"  # the object the command acts on: queue, or a kind of formats/kinds.tsv (its filters' table)
+    subtype: int = mq.MQIA_Q_TYPE  # the parameter whose value decides which attributes apply (QType, ChannelType)
 
 
 @dataclass(frozen=True, slots=True)
 class ObjectSpec:
-    """One kind of object besides queues (process, namelist): its attribute table."""
+    """One kind of object besides queues (formats/kinds.tsv): its attribute table."""
 
     kind: str
     attributes: dict[int, Attribute]
     stored: tuple[Attribute, ...]  # settable attributes and the inquire-only strings (alteration date, time)
     reported: tuple[Attribute, ...]  # what Inquire reports, in table order
+
+    def stored_for(self, subtype: int) -> tuple[Attribute, ...]:
+        """The stored attributes an object of a subtype (0: a kind without subtypes) holds."""
+        return tuple(a for a in self.stored if not a.applies or subtype in a.applies)
+
+    def reported_for(self, subtype: int) -> tuple[Attribute, ...]:
+        return tuple(a for a in self.reported if not a.applies or subtype in a.applies)
+
+    def default(self, attr: Attribute, subtype: int) -> AttrValue:
+        """An attribute's value in a new default object of a subtype."""
+        return attr.defaults.get(subtype, attr.defaults[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,14 +204,10 @@ class Spec:
         return found.attributes if found is not None else self.queue_attributes
 
 
-# The objects other than queues, each with its table in formats/ (<kind>-attributes.tsv); a command acts on
-# the object its MQCMD name says (MQCMD_CREATE_PROCESS, MQCMD_INQUIRE_NAMELIST_NAMES).
-OBJECT_KINDS = ("process", "namelist")
-
-
-def command_kind(command_name: str) -> str:
-    words = command_name.split("_")[2:]
-    return next((kind for kind in OBJECT_KINDS if kind.upper() in words), "queue")
+def command_kind(code: int) -> str:
+    """The kind a command acts on: a kind of formats/kinds.tsv (MQCMD_CREATE_PROCESS), else queue."""
+    found = kinds.kind_of_command(code)
+    return found.key if found else "queue"
 
 
 def _range(text: str) -> tuple[int, int, bool]:
@@ -271,11 +279,19 @@ def _queue_attribute(row: dict[str, str]) -> Attribute:
     return _attribute(row, applies, defaults, zos=row["platforms"] == "zos")
 
 
+def _object_value(text: str, is_string: bool) -> AttrValue:
+    return text if is_string else (value_of(text) if text else 0)
+
+
 def _object_attribute(row: dict[str, str]) -> Attribute:
-    text = row["default"]
+    """A row of a kind's table: applies_to (subtypes) and type_defaults (a subtype's own default) may be given."""
     is_string = _is_string(row["struct"])
-    default: AttrValue = text if is_string else (value_of(text) if text else 0)
-    return _attribute(row, frozenset(), {0: default}, zos=row["platforms"] == "zos")
+    defaults: dict[int, AttrValue] = {0: _object_value(row["default"], is_string)}
+    for part in filter(None, row.get("type_defaults", "").split("|")):
+        subtype, _, text = part.partition("=")
+        defaults[value_of(subtype.strip())] = _object_value(text, is_string)
+    applies = frozenset(value_of(word) for word in row.get("applies_to", "").split())
+    return _attribute(row, applies, defaults, zos=row["platforms"] == "zos")
 
 
 def _object_spec(kind: str) -> ObjectSpec:
@@ -371,7 +387,7 @@ def spec() -> Spec:
     """The engine's tables, loaded once per process."""
     queue_attrs = {a.pid: a for a in map(_queue_attribute, read_table("queue-attributes.tsv"))}
     qmgr_attrs = {a.pid: a for a in map(_qmgr_attribute, read_table("qmgr-attributes.tsv"))}
-    objects = {kind: _object_spec(kind) for kind in OBJECT_KINDS}
+    objects = {kind: _object_spec(kind) for kind in kinds.keys()}
     all_value = mq.MQIACF_ALL
     selectors = {
         "@queue-selectors": frozenset(
@@ -382,16 +398,20 @@ def spec() -> Spec:
         "@queue-status-selectors": frozenset([all_value, *(value_of(row["parameter"]) for row in read_table("queue-status-attributes.tsv"))]),
     }
     for kind, found in objects.items():
-        selectors[f"@{kind}-selectors"] = frozenset([all_value, *(a.pid for a in found.attributes.values() if a.access != "command")])
+        subtype = kinds.by_key()[kind].subtype
+        selectors[f"@{kind}-selectors"] = frozenset(
+            [all_value, *(a.pid for a in found.attributes.values() if a.access != "command"), *([subtype] if subtype else [])]
+        )
     rows_by_command: dict[str, list[dict[str, str]]] = {}
-    for row in read_table("commands.tsv"):
+    for row in kinds.expand_rows(read_table("commands.tsv")):
         rows_by_command.setdefault(row["command"], []).append(row)
     commands: dict[int, CommandSpec] = {}
     for name, rows in rows_by_command.items():
         params: dict[int, Param] = {}
         allow_filter = False
         set_attrs: list[int] = []
-        kind = command_kind(name)
+        code = constants().values[name]
+        kind = command_kind(code)
         own = objects[kind].attributes if kind in objects else queue_attrs
         groups = {"@queue-attributes": queue_attrs, "@qmgr-attributes": qmgr_attrs, **{f"@{k}-attributes": o.attributes for k, o in objects.items()}}
         for row in rows:
@@ -416,7 +436,7 @@ def spec() -> Spec:
         # The most parameters a command can carry without a duplicate; z/OS-only ones count so
         # that sending one is reported as that parameter's error, not as a count error.
         usable = len(params)
-        code = constants().values[name]
+        subtype = kinds.by_key()[kind].subtype if kind in objects else mq.MQIA_Q_TYPE
         commands[code] = CommandSpec(
             code=code,
             name=name,
@@ -426,6 +446,7 @@ def spec() -> Spec:
             allow_filter=allow_filter,
             set_attributes=frozenset(set_attrs),
             kind=kind,
+            subtype=subtype,
         )
     known = frozenset(
         value for key, value in constants().values.items() if key.startswith("MQCMD_") and key != "MQCMD_NONE"

@@ -27,7 +27,7 @@ from functools import cache
 from typing import Any
 from urllib.parse import unquote
 
-from pcfserver import mq
+from pcfserver import kinds, mq
 from pcfserver.dialects import CommandSyntaxError, keyword_parameter, keyword_values, mqsc
 from pcfserver.dialects.keywords import is_string_parameter
 from pcfserver.dialects.outcome import Execute, failure
@@ -46,11 +46,10 @@ _TABLES = {
     mq.MQCMD_INQUIRE_Q: "queue",
     mq.MQCMD_INQUIRE_Q_STATUS: "status",
     mq.MQCMD_INQUIRE_Q_MGR: "qmgr",
-    mq.MQCMD_INQUIRE_PROCESS: "process",
-    mq.MQCMD_INQUIRE_NAMELIST: "namelist",
+    **{k.command("INQUIRE"): k.key for k in kinds.kinds()},
 }
 """The attribute table whose keywords name each display's answers."""
-_QUALIFIER_TABLES = {"QMGR": "qmgr", "PROCESS": "process", "NAMELIST": "namelist", "NL": "namelist"}
+_QUALIFIER_TABLES = {"QMGR": "qmgr", **{word: k.key for word, k in kinds.by_qualifier().items()}}
 """The attribute table a runCommandJSON qualifier's keywords come from (queues otherwise)."""
 
 
