@@ -40,6 +40,9 @@ class Kind:
     ibmi: str  # the IBM i CL noun (CRTMQM<noun>), "" = none
     subtype_reason: int  # a subtype given to Change/Copy/Replace that is not the object's
     subtype_all: int  # the subtype value an inquiry gives for every sort (MQCHT_ALL); 0 = none
+    exists_reason: int  # Create/Copy onto an existing name without Replace
+    unknown_reason: int  # Change/Copy/Delete/Inquire of a name that is not there
+    attribute_reason: int  # an attribute given for a subtype that does not take it; 0 = the structure's PARM_ID_ERROR
 
     @property
     def noun(self) -> str:
@@ -89,6 +92,9 @@ def kinds() -> tuple[Kind, ...]:
             ibmi=row["ibmi"],
             subtype_reason=value_of(row["subtype_reason"] or "MQRCCF_OBJECT_WRONG_TYPE"),
             subtype_all=_param(row["subtype_all"]),
+            exists_reason=value_of(row.get("exists_reason") or "MQRCCF_OBJECT_ALREADY_EXISTS"),
+            unknown_reason=value_of(row.get("unknown_reason") or "MQRC_UNKNOWN_OBJECT_NAME"),
+            attribute_reason=_param(row.get("attribute_reason", "")),
         )
         for row in read_table("kinds.tsv")
     )

@@ -34,7 +34,7 @@ def _ask(execute: Execute, command: Message) -> list[Message]:
     return answer
 
 
-Value = AttrValue | tuple[str, ...]  # a namelist's names are a tuple
+Value = AttrValue | tuple[str, ...] | tuple[int, ...]  # a namelist's names, a channel's COMPHDR are tuples
 
 
 def _values(response: Message, attrs: Sequence[Attr]) -> dict[int, Value]:
@@ -47,6 +47,8 @@ def _values(response: Message, attrs: Sequence[Attr]) -> dict[int, Value]:
             out[attr.parameter] = item.value
         elif isinstance(item, StringList):
             out[attr.parameter] = tuple(v.rstrip(" ") for v in item.values)
+        elif isinstance(item, IntegerList):
+            out[attr.parameter] = tuple(item.values)
     return out
 
 
@@ -58,15 +60,24 @@ def _differing(values: dict[int, Value], base: dict[int, Value], attrs: Sequence
         value = values[attr.parameter]
         if not everything and base.get(attr.parameter) == value:
             continue
-        if isinstance(value, tuple):
-            out.append(StringList(attr.parameter, value))
+        if isinstance(value, tuple) and attr.struct == "MQCFIL":
+            out.append(IntegerList(attr.parameter, tuple(int(v) for v in value)))
+        elif isinstance(value, tuple):
+            out.append(StringList(attr.parameter, tuple(str(v) for v in value)))
         else:
             out.append(String(attr.parameter, value) if isinstance(value, str) else Integer(attr.parameter, value))
     return out
 
 
+def _kind_default(attr: Attr, subtype: int) -> Value:
+    if attr.struct == "MQCFSL":
+        return ()
+    value = attr.defaults.get(subtype, attr.defaults[0])
+    return (int(value),) if attr.struct == "MQCFIL" else value
+
+
 def _kind_defaults(attrs: Sequence[Attr], subtype: int) -> dict[int, Value]:
-    return {a.parameter: () if a.struct == "MQCFSL" else a.defaults.get(subtype, a.defaults[0]) for a in attrs}
+    return {a.parameter: _kind_default(a, subtype) for a in attrs}
 
 
 def object_commands(execute: Execute, *, all_attributes: bool = False) -> list[Message]:

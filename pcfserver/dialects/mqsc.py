@@ -375,6 +375,13 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
                 raise _error(f"{item.keyword} needs a list in parentheses", text, item.end, item.keyword)
             params.append(StringList(attr.parameter, tuple(token.text for token in item.values)))
             continue
+        if attr.struct == "MQCFIL":  # a list of words or numbers: COMPHDR(SYSTEM,NONE)
+            if not item.values:
+                raise _error(f"{item.keyword} needs a list in parentheses", text, item.end, item.keyword)
+            takes_numbers = attr.has_range or not (vocab.words.get(attr.parameter) and vocab.words[attr.parameter].to_value)
+            members = [value_from_token(attr.parameter, t, text, item.keyword, numbers=takes_numbers, vocab=vocab) for t in item.values]
+            params.append(IntegerList(attr.parameter, tuple(int(v) for v in members)))
+            continue
         value = _attribute_value(attr, item, text)
         params.append(String(attr.parameter, value) if isinstance(value, str) else Integer(attr.parameter, value))
     for keyword, (parameter, is_required) in options.keyed.items():
@@ -486,6 +493,12 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
             if keyword is None:
                 raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
             parts.append(f"{keyword}({','.join(quote(v.rstrip(), always=quote_all) for v in item.values)})")
+            continue
+        if isinstance(item, IntegerList) and (listed is None or parameter != listed[0]):
+            keyword = next((k for k, a in options.attributes.items() if a.parameter == parameter), None)
+            if keyword is None:
+                raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
+            parts.append(f"{keyword}({','.join(_value_text(parameter, v, quote_all) for v in item.values)})")
             continue
         if not isinstance(item, (Integer, String)):
             raise NotExpressible(f"MQSC cannot carry {names.parameter_name(parameter) or parameter}")

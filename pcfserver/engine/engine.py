@@ -654,7 +654,7 @@ class Engine:
                 raise _Reject(DUPLICATE_REASON[cls], pid)
             seen[pid] = family
             if param.applies is not None and qtype and qtype not in param.applies:
-                raise _Reject(PARM_ID_REASON[cls], pid)
+                raise _Reject(param.applies_reason or PARM_ID_REASON[cls], pid)
             if cls is Integer:
                 assert isinstance(item, Integer)
                 value = item.value
@@ -683,7 +683,13 @@ class Engine:
                     attrs[pid] = text
             elif cls is IntegerList:
                 assert isinstance(item, IntegerList)
-                values[pid] = self._check_selectors(param, item.values)
+                if param.attribute is not None:  # an attribute that is a list (a channel's COMPHDR)
+                    for number in item.values:
+                        if not param.value_ok(number):
+                            raise _Reject(param.value_reason, pid)
+                    values[pid] = item.values
+                else:
+                    values[pid] = self._check_selectors(param, item.values)
             elif cls is StringList:
                 assert isinstance(item, StringList)
                 texts = tuple(_text(v, param.max_length) for v in item.values)

@@ -23,7 +23,7 @@ from functools import partial
 from typing import Protocol
 
 from pcfserver import kinds, mq
-from pcfserver.codec.model import Integer, IntegerFilter, Message, Parameter, String, StringFilter, StringList
+from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
 from pcfserver.engine import responses
 from pcfserver.engine.context import EngineView
 from pcfserver.engine.filters import OBJECT_NAME, compare, generic_match
@@ -56,7 +56,14 @@ def table(kind: Kind) -> ObjectSpec:
 
 
 def default_of(attr: Attribute, subtype: int = 0) -> ObjValue:
-    return () if attr.struct == "MQCFSL" else attr.defaults.get(subtype, attr.defaults[0])
+    """A new object's value: a string list starts empty, an integer list holds its one default value."""
+    if attr.struct == "MQCFSL":
+        return ()
+    value = attr.defaults.get(subtype, attr.defaults[0])
+    if attr.struct == "MQCFIL":
+        assert isinstance(value, int)
+        return (value,)
+    return value
 
 
 def table_defaults(kind: Kind, subtype: int = 0) -> dict[int, ObjValue]:
@@ -181,8 +188,14 @@ def _given(kind: Kind, p: Parsed) -> dict[int, ObjValue]:
     """The attributes a command sets (the engine checked each; string lists are checked here)."""
     given: dict[int, ObjValue] = dict(p.attrs)
     for attr in table(kind).stored:
-        if attr.struct == "MQCFSL" and attr.pid in p.values:
+        if attr.pid not in p.values:
+            continue
+        if attr.struct == "MQCFSL":
             given[attr.pid] = _list_value(attr, p.values[attr.pid])
+        elif attr.struct == "MQCFIL":
+            values = p.values[attr.pid]
+            assert isinstance(values, tuple)
+            given[attr.pid] = tuple(int(v) for v in values)
     return given
 
 
@@ -217,7 +230,7 @@ def _defaults(engine: EngineView, kind: Kind, subtype: int) -> dict[int, ObjValu
 def _define(engine: EngineView, kind: Kind, command: Message, p: Parsed, name: str, base: dict[int, ObjValue]) -> list[Message]:
     existing = engine.objects.get(kind.object_type, name)
     if existing is not None and p.values.get(_REPLACE) != mq.MQRP_YES:
-        raise Reject(mq.MQRCCF_OBJECT_ALREADY_EXISTS)
+        raise Reject(kind.exists_reason)
     subtype = _given_subtype(kind, p) or _subtype_of(kind, NamedObject(name, base))
     if existing is not None and kind.subtype and _subtype_of(kind, existing) != subtype:
         raise Reject(kind.subtype_reason, kind.subtype)  # Replace cannot change the sort of an object
@@ -240,7 +253,7 @@ def create(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[
 def copy(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Message]:
     source = engine.objects.get(kind.object_type, _name(p, kind.from_name))
     if source is None:
-        raise Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        raise Reject(kind.unknown_reason)
     given = _given_subtype(kind, p)
     if given and given != _subtype_of(kind, source):
         raise Reject(kind.subtype_reason, kind.subtype)
@@ -250,7 +263,7 @@ def copy(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Me
 def _existing(engine: EngineView, kind: Kind, p: Parsed) -> NamedObject:
     record = engine.objects.get(kind.object_type, _name(p, kind.name))
     if record is None:
-        raise Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        raise Reject(kind.unknown_reason)
     given = _given_subtype(kind, p)
     if given and given != _subtype_of(kind, record):
         raise Reject(kind.subtype_reason, kind.subtype)
@@ -308,9 +321,12 @@ def _passes(kind: Kind, record: NamedObject, f: IntegerFilter | StringFilter | N
 
 
 def _parameter(engine: EngineView, attr: Attribute, value: ObjValue) -> Parameter:
+    if attr.struct == "MQCFIL":
+        assert isinstance(value, tuple)
+        return IntegerList(attr.pid, tuple(int(v) for v in value))
     if attr.struct == "MQCFSL":
         assert isinstance(value, tuple)
-        return StringList(attr.pid, tuple(v.ljust(attr.max_length) for v in value), engine.ccsid)
+        return StringList(attr.pid, tuple(str(v).ljust(attr.max_length) for v in value), engine.ccsid)
     if attr.is_string:
         assert isinstance(value, str)
         return String(attr.pid, value.ljust(attr.max_length), engine.ccsid)
@@ -343,7 +359,7 @@ def inquire(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list
                 params.append(_parameter(engine, attr, default_of(attr, subtype) if value is None else value))
         out.append(responses.ok_response(command, tuple(params)))
     if not out:
-        raise Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        raise Reject(kind.unknown_reason)
     return responses.numbered(out)
 
 

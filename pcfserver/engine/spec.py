@@ -8,7 +8,7 @@ work is dictionary lookups and integer comparisons.  Adding an attribute is one 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from pcfserver import kinds, mq
@@ -119,6 +119,7 @@ class Attribute:
     access: str
     zos: bool
     value_reason: int
+    wrong_type_reason: int = 0  # given for a subtype that does not take it (0: the structure's PARM_ID_ERROR)
 
     def value_ok(self, value: int) -> bool:
         return in_domain(value, self.values, self.has_range, self.low, self.high)
@@ -144,6 +145,7 @@ class Param:
     name_rule: str
     selectors: frozenset[int] | None
     attribute: Attribute | None
+    applies_reason: int = 0  # given for a subtype that does not take it (0: the structure's PARM_ID_ERROR)
 
     def value_ok(self, value: int) -> bool:
         return in_domain(value, self.values, self.has_range, self.low, self.high)
@@ -283,19 +285,23 @@ def _object_value(text: str, is_string: bool) -> AttrValue:
     return text if is_string else (value_of(text) if text else 0)
 
 
-def _object_attribute(row: dict[str, str]) -> Attribute:
-    """A row of a kind's table: applies_to (subtypes) and type_defaults (a subtype's own default) may be given."""
+def _object_attribute(row: dict[str, str], wrong_type: int = 0) -> Attribute:
+    """A row of a kind's table: applies_to (subtypes), type_defaults (a subtype's own default) and wrong_type_reason
+    (for a subtype that does not take it; ``wrong_type`` when empty) may be given."""
     is_string = _is_string(row["struct"])
     defaults: dict[int, AttrValue] = {0: _object_value(row["default"], is_string)}
     for part in filter(None, row.get("type_defaults", "").split("|")):
         subtype, _, text = part.partition("=")
         defaults[value_of(subtype.strip())] = _object_value(text, is_string)
     applies = frozenset(value_of(word) for word in row.get("applies_to", "").split())
-    return _attribute(row, applies, defaults, zos=row["platforms"] == "zos")
+    attr = _attribute(row, applies, defaults, zos=row["platforms"] == "zos")
+    reason = row.get("wrong_type_reason", "")
+    return replace(attr, wrong_type_reason=value_of(reason) if reason else wrong_type)
 
 
 def _object_spec(kind: str) -> ObjectSpec:
-    attrs = {a.pid: a for a in map(_object_attribute, read_table(f"{kind}-attributes.tsv"))}
+    wrong_type = kinds.by_key()[kind].attribute_reason
+    attrs = {a.pid: a for a in (_object_attribute(row, wrong_type) for row in read_table(f"{kind}-attributes.tsv"))}
     usable = [a for a in attrs.values() if not a.zos and a.access != "command"]
     return ObjectSpec(
         kind=kind,
@@ -329,6 +335,7 @@ def _param_from_attribute(attr: Attribute, required: bool = False, position: int
         name_rule="",
         selectors=None,
         attribute=attr if attr.access == "set" else None,
+        applies_reason=attr.wrong_type_reason,
     )
 
 
