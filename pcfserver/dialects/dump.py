@@ -22,6 +22,7 @@ from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, Stri
 from pcfserver.dialects import ibmi, mqsc
 from pcfserver.dialects.outcome import Execute, ExecuteError, failure
 from pcfserver.dialects.tables import QUEUE_TYPES, Attr, AttrValue, object_attributes, qmgr_attributes, queue_attributes
+from pcfserver.tables import fill_default
 
 DEFAULT_QUEUES = {qtype: f"SYSTEM.DEFAULT.{word.upper()}.QUEUE" for word, qtype in QUEUE_TYPES.items()}
 
@@ -126,7 +127,14 @@ def queue_commands(execute: Execute, *, all_attributes: bool = False) -> tuple[M
     """The Change Queue Manager (None when nothing differs) and the Create (Replace) commands that recreate the registry."""
     [qmgr] = _ask(execute, Message(mq.MQCMD_INQUIRE_Q_MGR, (IntegerList(mq.MQIACF_Q_MGR_ATTRS, (mq.MQIACF_ALL,)),)))
     qmgr_attrs = [a for a in qmgr_attributes() if a.access == "set"]
-    qmgr_base: dict[int, Value] = {a.parameter: a.defaults[0] for a in qmgr_attrs if not str(a.defaults[0]).startswith("@")}
+    qmgr_name = (qmgr.str_value(mq.MQCA_Q_MGR_NAME) or "").rstrip()
+    qmgr_base: dict[int, Value] = {}
+    for a in qmgr_attrs:
+        initial = a.defaults[0]
+        if isinstance(initial, str) and "@" in initial:
+            initial = fill_default(initial, qmgr_name)
+        if "@" not in str(initial):
+            qmgr_base[a.parameter] = initial
     changes = _differing(_values(qmgr, qmgr_attrs), qmgr_base, qmgr_attrs, all_attributes)
     alter = Message(mq.MQCMD_CHANGE_Q_MGR, tuple(changes)) if changes else None
     queues = _ask(execute, Message(mq.MQCMD_INQUIRE_Q, (String(mq.MQCA_Q_NAME, "*"), IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQIACF_ALL,)))))

@@ -69,6 +69,7 @@ from pcfserver.engine.store import (
     Store,
     StoreError,
 )
+from pcfserver.tables import fill_default
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -278,16 +279,8 @@ class Engine:
         """First start: the queue manager attributes and IBM's four default queues."""
         self._set_identity(qmgr, ccsid)
         date, clock = self._now()
-        tokens: dict[str, AttrValue] = {
-            "@qmgr_name": qmgr,
-            "@ccsid": ccsid,
-            "@date": date,
-            "@time": clock,
-            "@qmid": f"{qmgr}_{date}_{clock}",
-        }
         for attr in self._spec.qmgr_attributes.values():
-            value = attr.defaults[0]
-            self._qmgr[attr.pid] = tokens[value] if isinstance(value, str) and value.startswith("@") else value
+            self._qmgr[attr.pid] = self._qmgr_default(attr, date, clock)
         ops: list[Op] = [
             SetMeta((("qmgr_name", qmgr), ("ccsid", str(ccsid)), ("created", f"{date} {clock}"))),
             SetQmgr(tuple(self._qmgr.items())),
@@ -303,6 +296,23 @@ class Engine:
             ops.append(PutQueue(name, _QT_LOCAL, attrs))
         self._store.commit([*ops, *objects.seed(self)])
 
+    def _qmgr_default(self, attr: Attribute, date: str, clock: str) -> AttrValue:
+        """A queue manager attribute's value at creation (qmgr-attributes.tsv's default, its @tokens filled in)."""
+        value = attr.defaults[0]
+        if not isinstance(value, str) or "@" not in value:
+            return value
+        qmgr = self._qmgr_name
+        tokens: dict[str, AttrValue] = {
+            "@qmgr_name": qmgr,
+            "@ccsid": self._ccsid,
+            "@date": date,
+            "@time": clock,
+            "@qmid": f"{qmgr}_{date}_{clock}",
+        }
+        if value in tokens:
+            return tokens[value]
+        return fill_default(value, qmgr)  # @cert_label, a path that names the queue manager (SSLKEYR)
+
     def _load(self, snapshot: Snapshot, qmgr: str | None, ccsid: int | None) -> None:
         stored_name = snapshot.meta["qmgr_name"]
         stored_ccsid = int(snapshot.meta["ccsid"])
@@ -312,9 +322,10 @@ class Engine:
             raise StoreError(f"the data directory's queue manager has CCSID {stored_ccsid}, not {ccsid}")
         self._set_identity(stored_name, stored_ccsid)
         # Attributes added to the tables after the registry was written take their defaults.
+        created = snapshot.meta.get("created", " ").split(" ")
         for attr in self._spec.qmgr_attributes.values():
             value = snapshot.qmgr.get(attr.pid)
-            self._qmgr[attr.pid] = value if value is not None else attr.defaults[0]
+            self._qmgr[attr.pid] = value if value is not None else self._qmgr_default(attr, created[0], created[-1])
         for name, (qtype, attrs) in snapshot.queues.items():
             stored = self._spec.stored.get(qtype)
             if stored is None:
