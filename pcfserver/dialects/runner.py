@@ -75,7 +75,18 @@ def queue_manager_name(execute: Execute) -> str:
 class ScriptRunner:
     """Runs a script line by line, producing the lines a user sees as each command completes."""
 
-    def __init__(self, execute: Execute, *, dialect: str = "mqsc", qmgr_name: str | None = None, clock: Callable[[], str] | None = None) -> None:
+    def __init__(
+        self,
+        execute: Execute,
+        *,
+        dialect: str = "mqsc",
+        qmgr_name: str | None = None,
+        clock: Callable[[], str] | None = None,
+        runner: Callable[[str, Execute, Context], Outcome] | None = None,
+    ) -> None:
+        """``runner``, when given, runs every command in place of its language's front end (``pcfserver
+        console --rest``, where the REST API's runCommand runs the MQSC text on the server); it raises
+        ExecuteError, as ``execute`` does, when the queue manager cannot be reached."""
         if dialect not in DIALECTS:
             raise ValueError(f"unknown dialect {dialect!r}; one of {', '.join(DIALECTS)}")
         self.dialect = dialect
@@ -83,6 +94,7 @@ class ScriptRunner:
         self._execute = execute
         self._qmgr_name = qmgr_name
         self._clock = clock
+        self._runner = runner
         self._reader = ScriptReader(continuation=dialect != "tpf", comments=_COMMENTS[dialect])
         self.number = 0
         self.read = 0
@@ -149,7 +161,7 @@ class ScriptRunner:
         out = self._echo(event)
         dialect = detect(event.text) if self.dialect == "auto" else self.dialect
         try:
-            outcome = RUNNERS[dialect](event.text, self._execute, self._context())
+            outcome = (self._runner or RUNNERS[dialect])(event.text, self._execute, self._context())
         except ExecuteError:
             return out + self._unreachable()
         if outcome.status == END:
