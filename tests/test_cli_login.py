@@ -216,3 +216,13 @@ async def test_console_over_rest_failures(server: Server, tmp_path: Path) -> Non
     assert code == 2 and "cannot share it" in err
     code, _, err = await cli("console", "--port", str(server.pcf), "--user", "bob", stdin=b"DISPLAY QMGR\n")
     assert code == 2 and "--user go with --rest URL" in err
+
+
+async def test_the_conformance_client_signs_in_the_same_way(server: Server) -> None:
+    https = ("conformance", "--rest", f"https://localhost:{server.https}", "--cafile", str(server.ca))
+    code, out, err = await cli(*https, "--user", "bob", "--password-stdin", stdin=b"bob-pw\n")
+    assert (code, err) == (0, "") and "0 failed" in out
+    code, out, _ = await cli(*https, "--user", "bob", env={"PCFSERVER_PASSWORD": "wrong"})
+    assert code == 1 and "status 401" in out
+    code, _, err = await cli("conformance", "--rest", f"http://127.0.0.1:{server.http}", "--cafile", str(server.ca))
+    assert code == 2 and "https://" in err
