@@ -4,8 +4,13 @@ would run it (a subprocess, no terminal to prompt at)."""
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pty
+import subprocess
 import sys
+import termios
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -226,3 +231,43 @@ async def test_the_conformance_client_signs_in_the_same_way(server: Server) -> N
     assert code == 1 and "status 401" in out
     code, _, err = await cli("conformance", "--rest", f"http://127.0.0.1:{server.http}", "--cafile", str(server.ca))
     assert code == 2 and "https://" in err
+
+
+def at_a_terminal(args: list[str], answer: bytes) -> tuple[int, bytes]:
+    """``pcfserver ARGS`` with a terminal (a pty, its controlling terminal) that answers the prompt."""
+    master, slave = pty.openpty()
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("PCFSERVER_")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pcfserver", *args], stdin=slave, stdout=slave, stderr=slave, env=clean, start_new_session=True,
+        preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+    )  # fmt: skip
+    os.close(slave)
+    seen, answered, deadline = b"", False, time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            seen += chunk
+            if not answered and b"Password for bob: " in seen:
+                os.write(master, answer + b"\n")
+                answered = True
+        return process.wait(timeout=60), seen
+    finally:
+        os.close(master)
+        if process.poll() is None:
+            process.kill()
+
+
+async def test_at_a_terminal_the_password_is_asked_for_and_not_echoed(server: Server) -> None:
+    script = server.data / "show.mqsc"
+    script.write_text("DISPLAY QMGR MAXUMSGS\n")
+    console = ["console", "--rest", f"http://127.0.0.1:{server.http}", "--user", "bob", str(script)]
+    code, seen = await trio.to_thread.run_sync(at_a_terminal, console, b"bob-pw")
+    assert code == 0 and b"MAXUMSGS(10000)" in seen and b"bob-pw" not in seen
+    browse = ["browse", QUEUE, "--port", str(server.http), "--user", "bob"]
+    code, seen = await trio.to_thread.run_sync(at_a_terminal, browse, b"not-it")
+    assert code == 1 and b"refused the user name or password of bob" in seen and b"not-it" not in seen
