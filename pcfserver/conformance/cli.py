@@ -58,7 +58,7 @@ def _run_rest(args: argparse.Namespace) -> int:
 def run(name: str, args: argparse.Namespace) -> int:
     if args.rest:
         return _run_rest(args)
-    if args.connect is None:
+    if args.connect is None and not args.list:
         print("pcfserver conformance: --connect HOST:PORT (or --rest URL) is required", file=sys.stderr)
         return 2
     try:
@@ -78,6 +78,7 @@ def run(name: str, args: argparse.Namespace) -> int:
             for case in group.cases:
                 print(f"  {case.name}  [{case.doc}]")
         return 0
+    assert args.connect is not None
     host, port = args.connect
 
     def progress(result: CaseResult) -> None:
