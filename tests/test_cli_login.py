@@ -4,7 +4,9 @@ would run it (a subprocess, no terminal to prompt at)."""
 
 from __future__ import annotations
 
+import argparse
 import fcntl
+import io
 import os
 import pty
 import subprocess
@@ -19,6 +21,7 @@ import pytest
 import trio
 import trustme
 
+from pcfserver.client.rest_session import Endpoint, OptionError, Session, add_options, parse_url
 from pcfserver.engine import open_engine
 from pcfserver.server import ServerConfig
 from pcfserver.server.service import Service
@@ -271,3 +274,25 @@ async def test_at_a_terminal_the_password_is_asked_for_and_not_echoed(server: Se
     browse = ["browse", QUEUE, "--port", str(server.http), "--user", "bob"]
     code, seen = await trio.to_thread.run_sync(at_a_terminal, browse, b"not-it")
     assert code == 1 and b"refused the user name or password of bob" in seen and b"not-it" not in seen
+
+
+def test_urls_ports_and_the_unencrypted_password_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert parse_url("https://mq.example.com") == Endpoint("https", "mq.example.com", 9443)
+    assert parse_url("http://[::1]:9080/ibmmq/rest/v2") == Endpoint("http", "::1", 9080)
+    assert parse_url("mq.example.com:1234", https=True) == Endpoint("https", "mq.example.com", 1234)
+    for bad in ("ftp://x", "https://x:99999", "http://"):
+        with pytest.raises(OptionError):
+            parse_url(bad)
+    monkeypatch.setenv("PCFSERVER_PASSWORD", "pw")
+    monkeypatch.delenv("PCFSERVER_USER", raising=False)
+    parser = argparse.ArgumentParser()
+    add_options(parser)
+    for host, warned in (("mq.example.com", True), ("127.0.0.1", False), ("localhost", False)):
+        stream = io.StringIO()
+        Session(parser.parse_args(["--host", host, "--user", "bob"]), warn=stream).close()  # nothing is sent until a request
+        assert ("sending bob's password unencrypted to http://" in stream.getvalue()) is warned
+    stream = io.StringIO()
+    Session(parser.parse_args(["--url", "https://mq.example.com", "--user", "bob"]), warn=stream).close()
+    assert stream.getvalue() == ""
+    with pytest.raises(OptionError, match="--cafile"):
+        Session(parser.parse_args(["--https", "--cafile", "/no/such/ca.pem", "--user", "bob"]))

@@ -88,7 +88,7 @@ def run(name: str, args: argparse.Namespace) -> int:
     try:
         if args.password_stdin and getattr(args, "file", None) == "-":
             raise OptionError("--password-stdin and messages from standard input (-) cannot share it: set $PCFSERVER_PASSWORD or give a FILE")
-        session = Session(args)
+        session = Session(args, timeout=60.0 + max(getattr(args, "wait", 0.0), 0.0))  # a waiting get answers after its wait
     except OptionError as exc:
         print(f"pcfserver {name}: {exc}", file=sys.stderr)
         return 2

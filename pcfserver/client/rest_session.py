@@ -198,6 +198,7 @@ class Session:
         self.endpoint = endpoint(args, url)
         if (args.cafile or args.insecure or args.cert) and not self.endpoint.tls:
             raise OptionError("--cafile, --insecure and --cert are for HTTPS: add --https (or give an https:// URL)")
+        context = ssl_context(args) if self.endpoint.tls else None  # a bad --cafile or --cert is said before any prompt
         self.user = user_name(args)
         password = read_password(args, stdin)
         self._headers: dict[str, str] = {}
@@ -208,8 +209,8 @@ class Session:
                 print(f"warning: sending {self.user}'s password unencrypted to {self.endpoint.where}; use --https", file=warn or sys.stderr)
         self.where = self.endpoint.where
         connection: http.client.HTTPConnection
-        if self.endpoint.tls:
-            connection = http.client.HTTPSConnection(self.endpoint.host, self.endpoint.port, timeout=timeout, context=ssl_context(args))
+        if context is not None:
+            connection = http.client.HTTPSConnection(self.endpoint.host, self.endpoint.port, timeout=timeout, context=context)
         else:
             connection = http.client.HTTPConnection(self.endpoint.host, self.endpoint.port, timeout=timeout)
         self._connection = connection
