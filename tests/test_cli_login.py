@@ -186,12 +186,16 @@ async def test_console_over_rest_and_over_pcf_agree_on_the_same_server(server: S
         "/* a CL comment */\n"
         "DELETE QLOCAL(SAME.Q)\n"
         "DELETE QLOCAL(SAME.Q)\n"
+        "DEFINE QLOCAL(SAME.U) DESCR('next\x85line')\n"  # U+0085 is text, not a line end, inside a quoted string
+        "DISPLAY QLOCAL(SAME.U) DESCR\n"
+        "DELETE QLOCAL(SAME.U)\n"
     )
     code_pcf, out_pcf, _ = await cli("console", "--port", str(server.pcf), stdin=script.encode())
     code_rest, out_rest, err = await cli("console", "--rest", f"http://127.0.0.1:{server.http}", "--user", "bob", env=BOB, stdin=script.encode())
     assert (code_rest, err) == (code_pcf, "") == (10, "")
     assert out_rest == out_pcf
     assert "AMQ8405I" in out_rest and "AMQ8147E" in out_rest and "DESCR(both ways)" in out_rest
+    assert "DESCR(next\x85line)" in out_rest
 
 
 async def test_console_over_rest_failures(server: Server, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ a syntax error, 20 the queue manager could not be reached (AMQ8146E).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -185,12 +186,21 @@ class ScriptRunner:
         return [f"{self.number:6d} : {first}".rstrip(), *(f"       : {line}".rstrip() for line in rest)]
 
 
+def script_lines(text: str) -> list[str]:
+    """A script's lines as a file reader gives them: only CR and LF end a line (str.splitlines
+    would also end one at U+0085, U+2028 and others, which may sit inside a quoted string)."""
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def run_script(text: str, execute: Execute, *, dialect: str = "mqsc", qmgr_name: str | None = None, clock: Callable[[], str] | None = None) -> Transcript:
     """Runs a whole script; its transcript as the platform prints it, and the exit code."""
     runner = ScriptRunner(execute, dialect=dialect, qmgr_name=qmgr_name, clock=clock)
     lines = runner.start()
     if not runner.ended:
-        for line in text.splitlines():
+        for line in script_lines(text):
             lines += runner.feed(line)
             if runner.ended:
                 break
