@@ -701,6 +701,15 @@ def syntax_outcome(error: CommandSyntaxError) -> Outcome:
     return Outcome(SYNTAX, (Block(tuple(lines), 0, mq.MQCC_FAILED, mq.MQRCCF_COMMAND_FAILED),))
 
 
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def one_line(text: str) -> str:
+    """A command sent as several lines (runCommand, Escape) as one: line ends become blanks.
+    Only CR and LF end a line: U+0085, U+2028 and the like are text, even inside quotes."""
+    return " ".join(_LINE_END.split(text)).strip()
+
+
 def run(text: str, execute: Execute, context: Context | None = None) -> Outcome:
     """Parses, executes and renders one MQSC command."""
     try:

@@ -158,7 +158,7 @@ class AdminApi:
         special = self._special(text)
         if special is not None:
             return _answer([(mq.MQCC_OK, mq.MQRC_NONE, {"text": special[1]})])
-        outcome = mqsc.run(" ".join(text.splitlines()).strip(), execute)
+        outcome = mqsc.run(mqsc.one_line(text).strip(), execute)
         items: list[tuple[int, int, dict[str, object]]] = [(b.comp_code, b.reason, {"text": list(b.lines)}) for b in outcome.blocks]
         return _answer(items or [(mq.MQCC_OK, mq.MQRC_NONE, {"text": []})])
 
