@@ -69,6 +69,8 @@ from pcfserver.engine.store import (
     Store,
     StoreError,
 )
+from pcfserver.engine.transaction import Batch as Batch  # the shells commit batches: re-exported
+from pcfserver.engine.transaction import Transaction
 from pcfserver.tables import fill_default
 
 log = logging.getLogger(__name__)
@@ -172,35 +174,6 @@ def _text(value: str, max_length: int) -> str | None:
     return value.rstrip(" ")
 
 
-@dataclass(frozen=True, slots=True)
-class Batch:
-    """Commands applied in memory and not yet committed: their answers, undo records and store ops."""
-
-    commands: tuple[Message, ...]
-    answers: list[list[Message]]
-    changed: list[bool]
-    undo: list[tuple[str, object, object]]
-    ops: list[AnyOp]
-
-    @staticmethod
-    def joined(batches: Sequence[Batch]) -> Batch:
-        """Batches applied one after the other, as one (for one transaction; aborting it undoes newest first)."""
-        if len(batches) == 1:
-            return batches[0]
-        commands: list[Message] = []
-        answers: list[list[Message]] = []
-        changed: list[bool] = []
-        undo: list[tuple[str, object, object]] = []
-        ops: list[AnyOp] = []
-        for b in batches:
-            commands.extend(b.commands)
-            answers.extend(b.answers)
-            changed.extend(b.changed)
-            undo.extend(b.undo)
-            ops.extend(b.ops)
-        return Batch(tuple(commands), answers, changed, undo, ops)
-
-
 class Engine:
     """The command engine over one queue manager's registry.  Not thread-safe: serialise calls."""
 
@@ -209,8 +182,7 @@ class Engine:
         self._store = store
         self._queues: dict[str, Queue] = {}
         self._qmgr: dict[int, AttrValue] = {}
-        self._pending: list[AnyOp] = []
-        self._undo: list[tuple[str, object, object]] = []
+        self._tx = Transaction()
         self._ok_cache: dict[tuple[int, int, str], tuple[Message, ...]] = {}
         # Parameter lists already validated: by command, version and the identity of each
         # parameter object (the decoder shares equal ones); each entry keeps its objects alive.
@@ -374,18 +346,18 @@ class Engine:
         return self._qmgr
 
     def record_undo(self, fn: Callable[[], None]) -> None:
-        self._undo.append(("f", None, fn))
+        self._tx.record_undo(fn)
 
     def record_op(self, op: AnyOp) -> None:
-        self._pending.append(op)
+        self._tx.record_op(op)
 
     def mark(self) -> tuple[int, int]:
         """Where the current command's undo records and store operations stand (see rollback_to)."""
-        return len(self._undo), len(self._pending)
+        return self._tx.mark()
 
     def rollback_to(self, mark: tuple[int, int]) -> None:
         """Undoes what the current command did since ``mark`` (a MOVE batch that failed)."""
-        self._rollback(*mark)
+        self._tx.rollback_to(mark)
 
     def set_queue_attrs(self, name: str, items: tuple[tuple[int, AttrValue], ...]) -> None:
         """An implicit attribute change made by the queue manager (event switches, TriggerControl); no alteration time."""
@@ -399,8 +371,8 @@ class Engine:
         messages discarded): the layer checks before it changes anything else.  Any other
         exception undoes the call and is answered MQRC_UNEXPECTED_ERROR.
         """
-        self._undo = []
-        self._pending = []
+        tx = self._tx
+        tx.take()
         result: _T | MQIError
         try:
             result = action()
@@ -408,23 +380,21 @@ class Engine:
             result = exc
         except Exception:
             log.exception("message operation failed unexpectedly")
-            self._rollback(0, 0)
+            tx.rollback_to((0, 0))
             result = MQIError(mq.MQRC_UNEXPECTED_ERROR)
-        batch = Batch((), [], [], self._undo, self._pending)
-        self._undo = []
-        self._pending = []
-        return result, batch
+        undo, ops = tx.take()
+        return result, Batch((), [], [], undo, ops)
 
     def apply_command(self, command: Message, identity: Identity | None = None) -> list[Message]:
         """One PCF command inside an operation being applied (``apply_operation``), under ``identity``:
         whole or not at all, committed with the operation (the REST API's MQSC commands)."""
         saved, self._identity = self._identity, identity
-        undo_mark, ops_mark = len(self._undo), len(self._pending)
+        mark = self._tx.mark()
         try:
             return self._execute_one(command)
         except Exception as exc:  # a bug or a resource problem: the state stays as it was
             log.exception("command failed unexpectedly")
-            self._rollback(undo_mark, ops_mark)
+            self._tx.rollback_to(mark)
             return self._unexpected(command, exc)
         finally:
             self._identity = saved
@@ -486,25 +456,22 @@ class Engine:
         batches in order and, when a commit fails, aborts every later batch first, newest first.
         """
         self._identity = identity  # ``identity`` (None: the server's own authority) is checked per command
-        self._undo = []
-        self._pending = []
+        tx = self._tx
+        tx.take()
         answers: list[list[Message]] = []
         changed: list[bool] = []
         for command in commands:
-            undo_mark = len(self._undo)
-            ops_mark = len(self._pending)
+            mark = tx.mark()
             try:
                 answer = self._execute_one(command)
             except Exception as exc:  # a bug or a resource problem: the state stays as it was
                 log.exception("command failed unexpectedly")
-                self._rollback(undo_mark, ops_mark)
+                tx.rollback_to(mark)
                 answer = self._unexpected(command, exc)
             answers.append(answer)
-            changed.append(len(self._pending) > ops_mark)
-        batch = Batch(tuple(commands), answers, changed, self._undo, self._pending)
-        self._undo = []
-        self._pending = []
-        return answers, batch
+            changed.append(tx.changed_since(mark))
+        undo, ops = tx.take()
+        return answers, Batch(tuple(commands), answers, changed, undo, ops)
 
     def commit(self, batch: Batch) -> None:
         """Makes a batch's changes durable (one transaction); safe to run in a worker thread."""
@@ -514,10 +481,7 @@ class Engine:
     def abort(self, batch: Batch, exc: BaseException) -> list[list[Message]]:
         """Undoes a batch whose commit failed; its answers, with MQRC_UNEXPECTED_ERROR for every changing command."""
         log.error("committing %d store operations failed: %s", len(batch.ops), exc)
-        self._undo = batch.undo
-        self._pending = []
-        self._rollback(0, 0)
-        self._undo = []
+        self._tx.undo_batch(batch)
         return [self._unexpected(c, exc) if did else a for c, a, did in zip(batch.commands, batch.answers, batch.changed, strict=True)]
 
     def _unexpected(self, command: object, exc: BaseException) -> list[Message]:
@@ -533,24 +497,9 @@ class Engine:
             code = command.command if isinstance(command, Message) and isinstance(command.command, int) else 0
             return responses.error_responses(code, mq.MQRC_UNEXPECTED_ERROR, inner, error_parameter=mq.MQIACF_ERROR_ID)
 
-    def _rollback(self, undo_mark: int, ops_mark: int) -> None:
-        undo = self._undo
-        while len(undo) > undo_mark:
-            kind, key, old = undo.pop()
-            if kind == "q":
-                assert isinstance(key, str)
-                if old is None:
-                    self._queues.pop(key, None)
-                else:
-                    assert isinstance(old, Queue)
-                    self._queues[key] = old
-            elif kind == "f":
-                assert callable(old)
-                old()
-            else:
-                assert isinstance(old, dict)
-                self._qmgr = old
-        del self._pending[ops_mark:]
+    def _restore_qmgr(self, _key: object, old: object) -> None:
+        assert isinstance(old, dict)
+        self._qmgr = old
 
     def _execute_one(self, command: Message) -> list[Message]:
         if type(command) is not Message:
@@ -776,13 +725,22 @@ class Engine:
     def _publish(self, name: str, record: Queue | None, op: Op) -> None:
         """Makes ``record`` the queue called ``name`` (None deletes it), with undo and store op."""
         queues = self._queues
-        self._undo.append(("q", name, queues.get(name)))
+        tx = self._tx
+        tx.record(self._restore_queue, name, queues.get(name))
         if record is None:
             del queues[name]
             self.messaging.dropped(name)
         else:
             queues[name] = record
-        self._pending.append(op)
+        tx.record_op(op)
+
+    def _restore_queue(self, name: object, old: object) -> None:
+        assert isinstance(name, str)
+        if old is None:
+            self._queues.pop(name, None)
+        else:
+            assert isinstance(old, Queue)
+            self._queues[name] = old
 
     def _new_attrs(self, qtype: int, attrs: dict[int, AttrValue], existing: Queue | None) -> dict[int, AttrValue]:
         """Stamps alteration (and, for a new local queue, creation) date and time."""
@@ -948,9 +906,9 @@ class Engine:
     def _change_qmgr(self, command: Message, p: _Parsed) -> list[Message]:
         date, clock = self._now()
         items = (*p.attrs.items(), (_ALT_DATE, date), (_ALT_TIME, clock))
-        self._undo.append(("m", "", self._qmgr))
+        self._tx.record(self._restore_qmgr, None, self._qmgr)
         self._qmgr = {**self._qmgr, **dict(items)}
-        self._pending.append(SetQmgr(items))
+        self._tx.record_op(SetQmgr(items))
         return self._ok(command)
 
     def _ping(self, command: Message, p: _Parsed) -> list[Message]:
