@@ -32,7 +32,7 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.engine import authrecs, escape, move, objects, queue_status, responses
+from pcfserver.engine import authrecs, chlauth, escape, move, objects, queue_status, responses
 from pcfserver.engine.authority import AuthorityRecords, Identity, command_allowed, operation_allowed
 from pcfserver.engine.filters import GENERIC_NAME as _GENERIC_NAME
 from pcfserver.engine.filters import OBJECT_NAME as _OBJECT_NAME
@@ -240,10 +240,12 @@ class Engine:
             mq.MQCMD_INQUIRE_AUTH_RECS: lambda c, p: authrecs.inquire_auth_recs(self, c, p),
             mq.MQCMD_ESCAPE: lambda command, p: escape.answer(command, p.values, self._execute_one, self._ccsid),
             **objects.handlers(self),
+            **chlauth.handlers(self),
         }
         self.objects = objects.Objects()
         self.messaging = MessageLayer(self)
         self.authority = AuthorityRecords()
+        self.chlauth = chlauth.ChlauthRecords()
         self._identity: Identity | None = None  # who the commands being applied run for (None: the server)
         missing = set(self._spec.commands) - set(self._handlers)
         if missing:
@@ -301,7 +303,7 @@ class Engine:
             attrs = self._new_attrs(_QT_LOCAL, dict(self._table_defaults[_QT_LOCAL]), None)
             self._queues[name] = Queue(name, _QT_LOCAL, attrs)
             ops.append(PutQueue(name, _QT_LOCAL, attrs))
-        self._store.commit([*ops, *objects.seed(self)])
+        self._store.commit([*ops, *objects.seed(self), *chlauth.seed(self)])
 
     def _load(self, snapshot: Snapshot, qmgr: str | None, ccsid: int | None) -> None:
         stored_name = snapshot.meta["qmgr_name"]
@@ -326,6 +328,8 @@ class Engine:
         self.authority.records.update({key: frozenset(auths) for key, auths in snapshot.authrecs.items()})
         if objects.load(self, snapshot):
             self._store.commit(objects.seed(self))
+        if chlauth.load(self, snapshot):
+            self._store.commit(chlauth.seed(self))
 
     def close(self) -> None:
         """Ends every session (their units of work backed out), keeps NPMCLASS(HIGH) messages, closes the store."""
