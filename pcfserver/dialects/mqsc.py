@@ -36,7 +36,7 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.dialects import authrec
+from pcfserver.dialects import authrec, chlauth
 from pcfserver.dialects.keywords import display_keyword, is_string_parameter, word_for
 from pcfserver.dialects.lexer import CommandSyntaxError, Item, Token, UnknownCommandError, items, parse_number, segment
 from pcfserver.dialects.outcome import (
@@ -102,6 +102,7 @@ _DISPLAY_TABLE = {
     mq.MQCMD_INQUIRE_PROCESS: "process",
     mq.MQCMD_INQUIRE_NAMELIST: "namelist",
     mq.MQCMD_INQUIRE_AUTH_RECS: "authrec",
+    mq.MQCMD_INQUIRE_CHLAUTH_RECS: "chlauth",
 }
 # DEFINE ... LIKE(x): the Create command becomes its Copy, the LIKE name its source and the defined name its target.
 _COPIES = {
@@ -303,7 +304,12 @@ def parse(text: str) -> MqscCommand:
         name = _name(noun_item, text)
     elif noun_item.values is not None:
         raise _error(f"{noun} takes no name", text, noun_item.end)
-    message = authrec.build(row, found[2:], text) if authrec.is_authrec(row) else _build(row, name, found[2:], text)
+    if authrec.is_authrec(row):
+        message = authrec.build(row, found[2:], text)
+    elif chlauth.is_chlauth(row):
+        message = chlauth.build(row, name, found[2:], text)
+    else:
+        message = _build(row, name, found[2:], text)
     return MqscCommand(verb, noun, name, message, row)
 
 
@@ -451,6 +457,11 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
     if authrec.is_authrec(row):
         try:
             return authrec.render_parts(row, message, lambda value: quote(value.rstrip(), always=quote_all))
+        except ValueError as error:
+            raise NotExpressible(str(error)) from error
+    if chlauth.is_chlauth(row):
+        try:
+            return chlauth.render_parts(row, message, lambda value: quote(value.rstrip(), always=quote_all))
         except ValueError as error:
             raise NotExpressible(str(error)) from error
     vocab = _vocab()
@@ -650,7 +661,8 @@ def render_answer(command: Message, answer: Sequence[Message], *, name: str | No
     if table is not None:
         for response in answer:
             if response.comp_code == mq.MQCC_OK and response.parameters:
-                lines = [_line(f"display:{names.command_name(code)}"), *layout(display_entries(response, table))]
+                body = chlauth.display_lines(response) if table == "chlauth" else layout(display_entries(response, table))
+                lines = [_line(f"display:{names.command_name(code)}"), *body]
                 blocks.append(Block(tuple(lines), code, response.comp_code, response.reason))
     count = _move_count(answer)
     if failed is None:

@@ -25,8 +25,9 @@ QUEUE_TYPES: dict[str, int] = {"local": 1, "model": 2, "alias": 3, "remote": 6}
 # The objects besides queues, each with its attribute table (<kind>-attributes.tsv); their commands' MQCMD
 # names say which (MQCMD_CREATE_PROCESS, MQCMD_INQUIRE_NAMELIST_NAMES).
 OBJECT_TABLES = ("process", "namelist")
-# Tables shown in their own row order (authrec: the keywords of the AUTHREC commands, authrec-attributes.tsv).
-ORDERED_TABLES = (*OBJECT_TABLES, "authrec")
+# Tables shown in their own row order (authrec: the keywords of the AUTHREC commands, authrec-attributes.tsv;
+# chlauth: those of SET and DISPLAY CHLAUTH, chlauth-attributes.tsv).
+ORDERED_TABLES = (*OBJECT_TABLES, "authrec", "chlauth")
 TABLES = ("queue", "qmgr", "status", *ORDERED_TABLES)
 
 
@@ -37,6 +38,8 @@ def table_of_command(code: int) -> str:
         return "qmgr"
     if "AUTH" in words and ("REC" in words or "RECS" in words):
         return "authrec"
+    if "CHLAUTH" in words:
+        return "chlauth"
     return next((table for table in OBJECT_TABLES if table.upper() in words), "queue")
 
 

@@ -48,9 +48,10 @@ _TABLES = {
     mq.MQCMD_INQUIRE_Q_MGR: "qmgr",
     mq.MQCMD_INQUIRE_PROCESS: "process",
     mq.MQCMD_INQUIRE_NAMELIST: "namelist",
+    mq.MQCMD_INQUIRE_CHLAUTH_RECS: "chlauth",
 }
 """The attribute table whose keywords name each display's answers."""
-_QUALIFIER_TABLES = {"QMGR": "qmgr", "PROCESS": "process", "NAMELIST": "namelist", "NL": "namelist"}
+_QUALIFIER_TABLES = {"QMGR": "qmgr", "PROCESS": "process", "NAMELIST": "namelist", "NL": "namelist", "CHLAUTH": "chlauth"}
 """The attribute table a runCommandJSON qualifier's keywords come from (queues otherwise)."""
 
 
