@@ -858,6 +858,11 @@ def decide(records: Iterable[Record], connection: Connection) -> Record | None:
 
 
 def runcheck(engine: Engine, name: str, values: dict[int, object]) -> Record:
+    """The record a connection would meet; MQRCCF_CHLAUTH_DISABLED when the queue manager's CHLAUTH attribute
+    (MQIA_CHLAUTH_RECORDS, when its table has it) is DISABLED: no record is checked then (K: IBM's text for 3357
+    says a command "not permitted when channel authentication records are disabled")."""
+    if engine.qmgr_attrs().get(mq.MQIA_CHLAUTH_RECORDS) == mq.MQCHLA_DISABLED:
+        raise Reject(mq.MQRCCF_CHLAUTH_DISABLED)
     connection = connection_of(name, values)
     records = engine.chlauth.by_ident.values()
     found = decide(records, connection)
