@@ -104,7 +104,14 @@ KEY_FIELDS: dict[int, tuple[int, ...]] = {
     USERMAP: (CLNTUSER, ADDRESS),
     QMGRMAP: (QMNAME, ADDRESS),
 }
-REQUIRED: dict[int, int] = {BLOCKUSER: USERLIST, BLOCKADDR: ADDRLIST, SSLPEERMAP: SSLPEER, ADDRESSMAP: ADDRESS, USERMAP: CLNTUSER, QMGRMAP: QMNAME}
+REQUIRED: dict[int, int] = {
+    BLOCKUSER: USERLIST,
+    BLOCKADDR: ADDRLIST,
+    SSLPEERMAP: SSLPEER,
+    ADDRESSMAP: ADDRESS,
+    USERMAP: CLNTUSER,
+    QMGRMAP: QMNAME,
+}
 _MAPPING = (USERSRC, MCAUSER, WARN)
 TAKES: dict[int, tuple[int, ...]] = {
     BLOCKUSER: (DESCR, CUSTOM, USERLIST, WARN),
@@ -460,7 +467,11 @@ DEFAULT_RULES: tuple[tuple[str, int, dict[int, ObjValue]], ...] = (
         ADDRESSMAP,
         {ADDRESS: "*", USERSRC: mq.MQUSRC_CHANNEL, CHCKCLNT: mq.MQCHK_AS_Q_MGR, DESCR: "Default rule to allow MQ Explorer access"},
     ),
-    ("SYSTEM.*", ADDRESSMAP, {ADDRESS: "*", USERSRC: mq.MQUSRC_NOACCESS, WARN: mq.MQWARN_NO, DESCR: "Default rule to disable all SYSTEM channels"}),
+    (
+        "SYSTEM.*",
+        ADDRESSMAP,
+        {ADDRESS: "*", USERSRC: mq.MQUSRC_NOACCESS, WARN: mq.MQWARN_NO, DESCR: "Default rule to disable all SYSTEM channels"},
+    ),
     ("*", BLOCKUSER, {USERLIST: (MQADMIN,), WARN: mq.MQWARN_NO, DESCR: "Default rule to disallow privileged users"}),
 )
 
@@ -812,8 +823,10 @@ def mapping_applies(record: Record, connection: Connection) -> bool:
         return False
     if record.type == SSLPEERMAP:
         issuer = record.text(SSLCERTI)
-        return bool(connection.sslpeer) and dn_matches(record.text(SSLPEER), connection.sslpeer) and (
-            not issuer or (bool(connection.sslcerti) and dn_matches(issuer, connection.sslcerti))
+        return (
+            bool(connection.sslpeer)
+            and dn_matches(record.text(SSLPEER), connection.sslpeer)
+            and (not issuer or (bool(connection.sslcerti) and dn_matches(issuer, connection.sslcerti)))
         )
     if record.type == USERMAP:
         return bool(connection.clntuser) and record.text(CLNTUSER) == connection.clntuser
