@@ -20,9 +20,8 @@ the same few queues over and over, so folding writes each attribute once for man
 at 30 commands per commit, a commit costs a tenth of the row writes it used to.
 
 Authority records, process definitions, namelists and channel authentication records (``authrecs``,
-``objects``, ``chlauth``) are written
-straight to their tables in the commit's transaction: they change rarely, so a journal would buy
-nothing.
+``objects``, ``chlauth``) are written straight to their tables in the commit's transaction: they
+change rarely, so a journal would buy nothing.
 
 Schema versions: ``meta.schema_version`` records the layout; ``MIGRATIONS[v]`` moves a database
 from version v to v+1 inside the opening transaction, so an upgrade also applies whole or not at
