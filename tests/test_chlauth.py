@@ -629,3 +629,33 @@ def test_records_survive_a_restart_and_a_failed_batch_leaves_none(tmp_path: Path
     [kept] = records(second.execute(inquire("KEEP")))
     assert kept[mq.MQCA_CHLAUTH_DESC] == "kept"
     second.close()
+
+
+# SET CHLAUTH lines of published configurations (found with the code search: container bootstrap scripts, a Kubernetes
+# ConfigMap for mutual TLS, a queue manager reset script, a client set-up guide).
+PUBLISHED = """\
+SET CHLAUTH('DEV.APP.SVRCONN') TYPE(BLOCKUSER) USERLIST('nobody') ACTION(REPLACE)
+SET CHLAUTH('CHLAUTH.*') TYPE(BLOCKUSER) USERLIST('*NOBODY') ACTION(REPLACE)
+SET CHLAUTH('EXAMPLE.ENTRYPOINT') TYPE(BLOCKUSER) USERLIST('nobody')
+SET CHLAUTH('YOUR_CHANNEL_NAME') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(CHANNEL) ACTION(REPLACE)
+SET CHLAUTH('QM7CHL') TYPE(SSLPEERMAP) SSLPEER('CN=mqx1') USERSRC(MAP) MCAUSER('mqx1') ACTION(ADD)
+SET CHLAUTH('MTLS.SVRCONN') TYPE(SSLPEERMAP) SSLPEER('CN=*') USERSRC(NOACCESS) ACTION(REPLACE)
+SET CHLAUTH('MTLS.SVRCONN') TYPE(SSLPEERMAP) SSLPEER('CN=qm-client') USERSRC(MAP) MCAUSER('app1') ACTION(REPLACE)
+SET CHLAUTH(SYSTEM.ADMIN.SVRCONN) TYPE(ADDRESSMAP) ADDRESS(*) ACTION(REMOVE)
+SET CHLAUTH(SYSTEM.*) TYPE(ADDRESSMAP) ADDRESS(*) ACTION(REMOVE)
+SET CHLAUTH(*) TYPE(BLOCKUSER) USERLIST(*MQADMIN) ACTION(REMOVE)
+"""
+
+
+def test_published_set_chlauth_lines_run_and_decide(engine: Engine) -> None:
+    outcome = run_script(PUBLISHED, engine.execute, qmgr_name="QM1")
+    assert outcome.exit_code == 0, outcome.text
+    assert outcome.text.count("AMQ8877I") == 10
+    # the three default rules are gone, the TLS rules decide by certificate, the most specific DN first
+    assert not [r for r in everything(engine) if str(r[P]).startswith("SYSTEM.") or r[P] == "*"]
+    [client] = records(runcheck(engine, "MTLS.SVRCONN", "10.0.0.1", clntuser="app", sslpeer="CN=qm-client,O=Example"))
+    assert (client[mq.MQCACH_SSL_PEER_NAME], client[mq.MQCACH_MCA_USER_ID]) == ("CN=qm-client", "app1")
+    [other] = records(runcheck(engine, "MTLS.SVRCONN", "10.0.0.1", clntuser="app", sslpeer="CN=someone"))
+    assert (other[mq.MQCACH_SSL_PEER_NAME], other[mq.MQIACH_USER_SOURCE]) == ("CN=*", mq.MQUSRC_NOACCESS)
+    # no certificate: no SSLPEERMAP applies, and nothing else does
+    assert reason(runcheck(engine, "MTLS.SVRCONN", "10.0.0.1", clntuser="app")) == mq.MQRCCF_CHLAUTH_NOT_FOUND
