@@ -659,3 +659,13 @@ def test_published_set_chlauth_lines_run_and_decide(engine: Engine) -> None:
     assert (other[mq.MQCACH_SSL_PEER_NAME], other[mq.MQIACH_USER_SOURCE]) == ("CN=*", mq.MQUSRC_NOACCESS)
     # no certificate: no SSLPEERMAP applies, and nothing else does
     assert reason(runcheck(engine, "MTLS.SVRCONN", "10.0.0.1", clntuser="app")) == mq.MQRCCF_CHLAUTH_NOT_FOUND
+
+
+def test_runcheck_of_a_queue_manager_channel_uses_qmgrmap_and_no_block_user(engine: Engine) -> None:
+    qmgrmap = set_rec("TO.QM1", mq.MQCAUT_QMGRMAP, String(mq.MQCA_REMOTE_Q_MGR_NAME, "QM*"), String(mq.MQCACH_MCA_USER_ID, "mqm"))
+    assert reason(engine.execute(qmgrmap)) == 0
+    [found] = records(runcheck(engine, "TO.QM1", "10.0.0.1", qmname="QM2"))
+    # a queue manager's channel is not checked against BLOCKUSER (USERLIST applies to SVRCONN channels only)
+    assert (found[P], found[T], found[mq.MQCACH_MCA_USER_ID]) == ("TO.QM1", mq.MQCAUT_QMGRMAP, "mqm")
+    # another queue manager's name: no record applies to the channel
+    assert reason(runcheck(engine, "TO.QM1", "10.0.0.1", qmname="XQM")) == mq.MQRCCF_CHLAUTH_NOT_FOUND
