@@ -681,3 +681,13 @@ def test_runcheck_of_a_queue_manager_channel_uses_qmgrmap_and_no_block_user(engi
     assert (found[P], found[T], found[mq.MQCACH_MCA_USER_ID]) == ("TO.QM1", mq.MQCAUT_QMGRMAP, "mqm")
     # another queue manager's name: no record applies to the channel
     assert reason(runcheck(engine, "TO.QM1", "10.0.0.1", qmname="XQM")) == mq.MQRCCF_CHLAUTH_NOT_FOUND
+
+
+def test_runcheck_with_chlauth_disabled_on_the_queue_manager(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ALTER QMGR CHLAUTH(DISABLED) (MQIA_CHLAUTH_RECORDS; the queue manager table's own row when it has one): no record is checked."""
+    attrs = {**engine.qmgr_attrs(), mq.MQIA_CHLAUTH_RECORDS: mq.MQCHLA_DISABLED}
+    monkeypatch.setattr(engine, "qmgr_attrs", lambda: attrs)
+    assert reason(runcheck(engine, "SYSTEM.DEF.SVRCONN", "10.0.0.1", clntuser="app")) == mq.MQRCCF_CHLAUTH_DISABLED
+    # the records are still set and displayed
+    assert reason(engine.execute(addressmap("APP", "*", CHANNEL))) == 0
+    assert len(everything(engine)) == 4
