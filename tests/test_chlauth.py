@@ -269,22 +269,26 @@ def test_runcheck_on_ibms_developer_rules(engine: Engine) -> None:
     outcome = run_script(DEV_RULES, engine.execute, qmgr_name="QM1")
     assert outcome.exit_code == 0, outcome.text
 
-    def decided(channel: str, user: str, address: str = "192.0.2.7") -> tuple[object, object]:
+    def decided(channel: str, user: str, address: str = "192.0.2.7") -> tuple[object, ...]:
+        """The record that blocks or maps the connection, or ("runs as", user) when it runs without one."""
         [found] = records(runcheck(engine, channel, address, clntuser=user))
-        return found[P], found[T]
+        return (found[P], found[T]) if P in found else ("runs as", found[mq.MQCACH_MCA_USER_ID])
 
-    assert decided("DEV.APP.SVRCONN", "app") == ("DEV.APP.SVRCONN", mq.MQCAUT_ADDRESSMAP)
+    assert decided("DEV.APP.SVRCONN", "app") == ("runs as", "app")  # its ADDRESSMAP is USERSRC(CHANNEL)
     assert decided("DEV.APP.SVRCONN", "mqm") == ("*", mq.MQCAUT_BLOCKUSER)
-    assert decided("DEV.ADMIN.SVRCONN", "admin") == ("DEV.ADMIN.SVRCONN", mq.MQCAUT_USERMAP)
+    assert decided("DEV.ADMIN.SVRCONN", "admin") == ("runs as", "admin")  # USERMAP with USERSRC(CHANNEL)
     assert decided("DEV.ADMIN.SVRCONN", "mqm") == ("*", mq.MQCAUT_ADDRESSMAP)  # not admin: no USERMAP, the back-stop
     assert decided("DEV.ADMIN.SVRCONN", "nobody") == ("*", mq.MQCAUT_ADDRESSMAP)
     assert decided("SYSTEM.DEF.SVRCONN", "app") == ("SYSTEM.*", mq.MQCAUT_ADDRESSMAP)
-    assert decided("SYSTEM.ADMIN.SVRCONN", "app") == ("SYSTEM.ADMIN.SVRCONN", mq.MQCAUT_ADDRESSMAP)
+    assert decided("SYSTEM.ADMIN.SVRCONN", "app") == ("runs as", "app")
     assert decided("SYSTEM.ADMIN.SVRCONN", "root") == ("*", mq.MQCAUT_BLOCKUSER)
     # a blocked address is refused before any mapping
     assert reason(engine.execute(set_rec("*", mq.MQCAUT_BLOCKADDR, StringList(mq.MQCACH_CONNECTION_NAME_LIST, ("192.0.2.1-9",))))) == 0
     assert decided("DEV.APP.SVRCONN", "app") == ("*", mq.MQCAUT_BLOCKADDR)
-    assert decided("DEV.APP.SVRCONN", "app", "192.0.2.10") == ("DEV.APP.SVRCONN", mq.MQCAUT_ADDRESSMAP)
+    assert decided("DEV.APP.SVRCONN", "app", "192.0.2.10") == ("runs as", "app")
+    # runmqsc says it as public scripts expect it
+    text = run_script("DIS CHLAUTH(DEV.APP.SVRCONN) MATCH(RUNCHECK) CLNTUSER('y.adam') ADDRESS('192.168.56.1')", engine.execute, qmgr_name="QM1").text
+    assert "AMQ9783I: Channel will run using MCAUSER('y.adam').\n" in text
 
 
 def test_runcheck_maps_before_blocking_the_user(engine: Engine) -> None:
@@ -353,8 +357,9 @@ def _ip_matches(pattern: str, ip: str) -> bool:
     return re.fullmatch(regex, ".".join(map(str, parts))) is not None
 
 
-def model(rules: list[Rule], channel: str, ip: str, user: str) -> tuple[str, int, str, str] | None:
-    """Which rule a client connection meets: IBM's precedence written plainly."""
+def model(rules: list[Rule], channel: str, ip: str, user: str) -> tuple[str, int, str, str] | tuple[str, str]:
+    """Which rule a client connection meets, or ("runs as", user) when it runs without a blocking or mapping one:
+    IBM's precedence written plainly."""
     for rule in rules:
         if rule.rtype == mq.MQCAUT_BLOCKADDR and any(_ip_matches(a, ip) for a in rule.names):
             return rule.ident()
@@ -374,7 +379,9 @@ def model(rules: list[Rule], channel: str, ip: str, user: str) -> tuple[str, int
     block = min(blocks, key=lambda r: PROFILE_RANK[r.profile], default=None)
     if block is not None and (runs_as in block.names or ("*MQADMIN" in block.names and runs_as in ("mqm", "root"))):
         return block.ident()
-    return None if best is None else best.ident()
+    if best is None or best.source == mq.MQUSRC_CHANNEL:
+        return ("runs as", user)
+    return best.ident()
 
 
 mapping_rules = st.builds(
@@ -430,11 +437,10 @@ def test_runcheck_agrees_with_a_reference_model_of_ibms_precedence(rules: list[R
         assert reason(engine.execute(rule.message())) == 0, rule
         kept[rule.ident()] = rule
     expected = model(list(kept.values()), channel, ip, user)
-    answer = runcheck(engine, channel, ip, clntuser=user)
-    if expected is None:
-        assert reason(answer) == mq.MQRCCF_CHLAUTH_NOT_FOUND
+    [found] = records(runcheck(engine, channel, ip, clntuser=user))
+    if P not in found:
+        assert ("runs as", found[mq.MQCACH_MCA_USER_ID]) == expected
         return
-    [found] = records(answer)
     got = (
         found[P],
         found[T],
@@ -669,8 +675,8 @@ def test_published_set_chlauth_lines_run_and_decide(engine: Engine) -> None:
     assert (client[mq.MQCACH_SSL_PEER_NAME], client[mq.MQCACH_MCA_USER_ID]) == ("CN=qm-client", "app1")
     [other] = records(runcheck(engine, "MTLS.SVRCONN", "10.0.0.1", clntuser="app", sslpeer="CN=someone"))
     assert (other[mq.MQCACH_SSL_PEER_NAME], other[mq.MQIACH_USER_SOURCE]) == ("CN=*", mq.MQUSRC_NOACCESS)
-    # no certificate: no SSLPEERMAP applies, and nothing else does
-    assert reason(runcheck(engine, "MTLS.SVRCONN", "10.0.0.1", clntuser="app")) == mq.MQRCCF_CHLAUTH_NOT_FOUND
+    # no certificate: no SSLPEERMAP applies, and nothing else does: the channel runs as the client's user
+    assert records(runcheck(engine, "MTLS.SVRCONN", "10.0.0.1", clntuser="app")) == [{mq.MQCACH_MCA_USER_ID: "app"}]
 
 
 def test_runcheck_of_a_queue_manager_channel_uses_qmgrmap_and_no_block_user(engine: Engine) -> None:
@@ -679,8 +685,8 @@ def test_runcheck_of_a_queue_manager_channel_uses_qmgrmap_and_no_block_user(engi
     [found] = records(runcheck(engine, "TO.QM1", "10.0.0.1", qmname="QM2"))
     # a queue manager's channel is not checked against BLOCKUSER (USERLIST applies to SVRCONN channels only)
     assert (found[P], found[T], found[mq.MQCACH_MCA_USER_ID]) == ("TO.QM1", mq.MQCAUT_QMGRMAP, "mqm")
-    # another queue manager's name: no record applies to the channel
-    assert reason(runcheck(engine, "TO.QM1", "10.0.0.1", qmname="XQM")) == mq.MQRCCF_CHLAUTH_NOT_FOUND
+    # another queue manager's name: no record applies to the channel, which runs with no user of its own
+    assert records(runcheck(engine, "TO.QM1", "10.0.0.1", qmname="XQM")) == [{mq.MQCACH_MCA_USER_ID: ""}]
 
 
 def test_runcheck_with_chlauth_disabled_on_the_queue_manager(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:

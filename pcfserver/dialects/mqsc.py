@@ -661,8 +661,11 @@ def render_answer(command: Message, answer: Sequence[Message], *, name: str | No
     if table is not None:
         for response in answer:
             if response.comp_code == mq.MQCC_OK and response.parameters:
-                body = chlauth.display_lines(response) if table == "chlauth" else layout(display_entries(response, table))
-                lines = [_line(f"display:{names.command_name(code)}"), *body]
+                if table == "chlauth" and response.get(mq.MQCACH_CHANNEL_NAME) is None:  # RUNCHECK: no record decides
+                    lines = [_line("chlauth:runs-as", user=(response.str_value(mq.MQCACH_MCA_USER_ID) or "").rstrip())]
+                else:
+                    body = chlauth.display_lines(response) if table == "chlauth" else layout(display_entries(response, table))
+                    lines = [_line(f"display:{names.command_name(code)}"), *body]
                 blocks.append(Block(tuple(lines), code, response.comp_code, response.reason))
     count = _move_count(answer)
     if failed is None:

@@ -30,16 +30,17 @@ fields that tell records apart (and the list), anything else is MQRCCF_WRONG_CHL
 Inquire's MATCH (IBM DISPLAY CHLAUTH): GENERIC, the default, treats asterisks in the name as
 wildcards over the records' profiles; EXACT returns the records of exactly that profile; ALL
 returns those GENERIC returns and every generic record whose profile would apply to the name;
-RUNCHECK answers the one record that a connection with the given channel name, ADDRESS,
-CLNTUSER or QMNAME, SSLPEER and SSLCERTI would meet (:func:`runcheck`), none of them generic
-(MQRCCF_CHLAUTH_RUNCHECK_ERROR).  Records are listed most specific profile first, then by type
+RUNCHECK answers what a connection with the given channel name, ADDRESS, CLNTUSER or QMNAME,
+SSLPEER and SSLCERTI would meet (:func:`runcheck`), none of them generic
+(MQRCCF_CHLAUTH_RUNCHECK_ERROR): the record that blocks or maps it, or, when it runs without one
+(no record applies, or USERSRC(CHANNEL)), one response holding only the MCAUSER it runs as.  Records are listed most specific profile first, then by type
 precedence, then most specific field first (runmqsc's order in object-model.md §2.4).
 
 Choices where IBM's text was not found (also in formats/chlauth-attributes.tsv and commands.tsv):
 a required field missing is MQRCCF_PARM_MISSING naming it; ``*MQADMIN`` stands for the users
-``mqm`` and ``root`` (the privileged users of a Linux queue manager); RUNCHECK with nothing
-applying is MQRCCF_CHLAUTH_NOT_FOUND; host-name addresses are kept and shown but never match a
-RUNCHECK (no reverse look-up here).
+``mqm`` and ``root`` (the privileged users of a Linux queue manager); the PCF form of RUNCHECK's
+"runs as" answer (runmqsc's AMQ9783I) is a response with MQCACH_MCA_USER_ID alone; host-name
+addresses are kept and shown but never match a RUNCHECK (no reverse look-up here).
 
 Records live in :class:`ChlauthRecords` in memory and in the store's ``chlauth`` table; each
 change records its undo and its store operation, so a command applies whole or not at all.
@@ -741,6 +742,9 @@ def inquire_chlauth(engine: Engine, command: Message, p: Parsed) -> list[Message
         if wanted != mq.MQCAUT_ALL:
             raise Reject(mq.MQRCCF_WRONG_CHLAUTH_MATCH, TYPE)
         found = runcheck(engine, name, p.values)
+        if isinstance(found, str):  # the channel runs, as this user
+            runs_as = (String(MCAUSER, found.ljust(_LENGTHS[MCAUSER]), engine.ccsid),)
+            return responses.numbered([responses.ok_response(command, runs_as)])
         return responses.numbered([_response(engine, command, found, chosen)])
     for pid in _RUNCHECK_ONLY:
         if pid in p.values:
@@ -870,15 +874,28 @@ def decide(records: Iterable[Record], connection: Connection) -> Record | None:
     return mapping
 
 
-def runcheck(engine: Engine, name: str, values: dict[int, object]) -> Record:
-    """The record a connection would meet; MQRCCF_CHLAUTH_DISABLED when the queue manager's CHLAUTH attribute
+def _channel_mcauser(engine: Engine, name: str) -> str:
+    """The MCAUSER of the channel definition of that name, when the registry keeps channels (blank otherwise)."""
+    channel = engine.objects.get(mq.MQOT_CHANNEL, name)
+    value = channel.attrs.get(MCAUSER) if channel is not None else None
+    return value.strip() if isinstance(value, str) else ""
+
+
+def outcome(engine: Engine, connection: Connection, found: Record | None) -> Record | str:
+    """What RUNCHECK answers: the record that blocks or maps the connection, or the user the channel runs as when
+    it runs without one (no record applies, or USERSRC(CHANNEL)): the channel's MCAUSER, else the client's user.
+    runmqsc prints the latter as ``AMQ9783I: Channel will run using MCAUSER('...')`` (public scripts check for it
+    after ``DISPLAY CHLAUTH(DEV.APP.SVRCONN) MATCH(RUNCHECK)`` on IBM's developer rules, whose record is CHANNEL)."""
+    if found is not None and (found.type in BLOCK_TYPES or found.number(USERSRC) != mq.MQUSRC_CHANNEL):
+        return found
+    return _channel_mcauser(engine, connection.channel) or connection.clntuser
+
+
+def runcheck(engine: Engine, name: str, values: dict[int, object]) -> Record | str:
+    """What a connection would meet (:func:`outcome`); MQRCCF_CHLAUTH_DISABLED when the queue manager's CHLAUTH attribute
     (MQIA_CHLAUTH_RECORDS, when its table has it) is DISABLED: no record is checked then (K: IBM's text for 3357
     says a command "not permitted when channel authentication records are disabled")."""
     if engine.qmgr_attrs().get(mq.MQIA_CHLAUTH_RECORDS) == mq.MQCHLA_DISABLED:
         raise Reject(mq.MQRCCF_CHLAUTH_DISABLED)
     connection = connection_of(name, values)
-    records = engine.chlauth.by_ident.values()
-    found = decide(records, connection)
-    if found is None:
-        raise Reject(mq.MQRCCF_CHLAUTH_NOT_FOUND)
-    return found
+    return outcome(engine, connection, decide(engine.chlauth.by_ident.values(), connection))
