@@ -203,6 +203,8 @@ def test_block_lists_grow_with_add_and_shrink_with_remove(engine: Engine) -> Non
             mq.MQCA_CHLAUTH_DESC,
         ),
         (addressmap("A", "*", action=mq.MQACT_REMOVEALL), mq.MQRCCF_WRONG_CHLAUTH_ACTION, mq.MQCACH_CONNECTION_NAME),
+        # a profile longer than MQ_CHANNEL_NAME_LENGTH, generic or not
+        (addressmap("A.VERY.LONG.PROFILE.*", "*", CHANNEL), mq.MQRCCF_CFST_STRING_LENGTH_ERR, P),
         # values outside the value sets (formats/commands.tsv)
         (set_rec("A", 99), mq.MQRCCF_CHLAUTH_TYPE_ERROR, T),
         (addressmap("A", "*", CHANNEL, action=42), mq.MQRCCF_CHLAUTH_ACTION_ERROR, mq.MQIACF_ACTION),
