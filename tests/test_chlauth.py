@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pcfserver import mq
-from pcfserver.codec import Integer, IntegerList, Message, String, StringList
+from pcfserver.codec import Integer, IntegerFilter, IntegerList, Message, String, StringList
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.dump import dump
 from pcfserver.dialects.runner import run_script
@@ -699,3 +699,24 @@ def test_runcheck_with_chlauth_disabled_on_the_queue_manager(engine: Engine, mon
     # the records are still set and displayed
     assert reason(engine.execute(addressmap("APP", "*", CHANNEL))) == 0
     assert len(everything(engine)) == 4
+
+
+def test_display_where_filters_records(engine: Engine) -> None:
+    assert run_script(DEV_RULES, engine.execute, qmgr_name="QM1").exit_code == 0
+
+    def shown(where: str) -> list[str]:
+        text = run_script(f"DISPLAY CHLAUTH(*) WHERE({where})", engine.execute, qmgr_name="QM1").text
+        return re.findall(r"CHLAUTH\(([^)]*)\) +TYPE\((\w+)\)", text)
+
+    assert shown("USERSRC EQ NOACCESS") == [("SYSTEM.*", "ADDRESSMAP"), ("*", "ADDRESSMAP")]
+    assert shown("TYPE EQ BLOCKUSER") == [("DEV.ADMIN.SVRCONN", "BLOCKUSER"), ("*", "BLOCKUSER")]
+    assert shown("CHCKCLNT NE ASQMGR") == [("DEV.APP.SVRCONN", "ADDRESSMAP")]  # only records that show CHCKCLNT
+    assert shown("DESCR LK 'Default*'") == [("SYSTEM.ADMIN.SVRCONN", "ADDRESSMAP"), ("SYSTEM.*", "ADDRESSMAP"), ("*", "BLOCKUSER")]
+    assert shown("CHLAUTH EQ 'DEV.ADMIN.SVRCONN'") == [("DEV.ADMIN.SVRCONN", "USERMAP"), ("DEV.ADMIN.SVRCONN", "BLOCKUSER")]
+    # the PCF form says the same thing back
+    for where in ("USERSRC EQ NOACCESS", "DESCR LK 'Default*'", "CHLAUTH EQ 'DEV.ADMIN.SVRCONN'"):
+        message = mqsc.parse(f"DISPLAY CHLAUTH(*) WHERE({where})").message
+        assert message is not None and mqsc.parse(mqsc.render_command(message)).message == message
+    # a PCF filter on something records do not have is refused as for any inquiry
+    bad = Message(mq.MQCMD_INQUIRE_CHLAUTH_RECS, (String(P, "*"), IntegerFilter(mq.MQIA_MAX_Q_DEPTH, mq.MQCFOP_EQUAL, 1)), type=mq.MQCFT_COMMAND, version=3)
+    assert reason(engine.execute(bad)) == mq.MQRCCF_CFIF_PARM_ID_ERROR

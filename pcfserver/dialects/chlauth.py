@@ -10,7 +10,8 @@ DISPLAY: ADDRESS, CLNTUSER, QMNAME, SSLPEER and SSLCERTI with a value are MATCH(
 inputs; bare, they (and every other attribute keyword, and ALL) choose what is shown.  No
 attribute named: everything for a specific name or MATCH(RUNCHECK), only the fields that tell
 records apart for a generic name (IBM: ALL is the default "if you do not specify a generic name
-and do not request any specific attributes").
+and do not request any specific attributes").  WHERE(keyword operator value) compares the name,
+the type or a field the record shows; a record that does not show that field does not match.
 
 runmqsc shows a record as CHLAUTH, TYPE, DESCR, CUSTOM, then the type's fields, ALTDATE and
 ALTTIME, two to a line; a USERLIST or ADDRLIST starts a line (runmqsc 9.4.2 output,
@@ -22,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from pcfserver import mq, names
-from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
+from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
 from pcfserver.dialects.keywords import word_for
 from pcfserver.dialects.lexer import CommandSyntaxError, Item, Token, segment
 from pcfserver.dialects.tables import Attr, CommandRow, vocabulary
@@ -54,13 +55,19 @@ def _keywords(row: CommandRow) -> dict[str, tuple[Attr, bool]]:
     out: dict[str, tuple[Attr, bool]] = {}
     for option in row.options[1:]:
         keyword = option.rstrip("!")
-        out[keyword] = (table[keyword], option.endswith("!"))
+        if keyword != "WHERE":
+            out[keyword] = (table[keyword], option.endswith("!"))
     return out
 
 
 def _selectors() -> dict[str, Attr]:
     """The attribute names DISPLAY CHLAUTH takes bare (IBM's "Requested attributes")."""
     return {k: a for k, a in _table().items() if a.access != "command" and a.parameter not in (PROFILE, TYPE)}
+
+
+def _filterable() -> dict[str, Attr]:
+    """What WHERE may compare: the record's name, its type and every field shown (integers and strings)."""
+    return {k: a for k, a in _table().items() if a.struct in ("MQCFIN", "MQCFST") and (a.access != "command" or a.parameter == PROFILE)}
 
 
 def _error(message: str, text: str, end: int, keyword: str | None = None) -> CommandSyntaxError:
@@ -83,10 +90,18 @@ def build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messag
     selectors = _selectors() if display else {}
     given: dict[str, Item] = {}
     chosen: list[int] = []
+    filters: list[Parameter] = []
     for item in rest:
         keyword = item.keyword
         if item.word.quoted:
             raise _error(f"{item.word.raw} is not a keyword", text, item.word.end)
+        if keyword == "WHERE" and "WHERE" in row.options and item.values is not None:
+            from pcfserver.dialects import mqsc  # (mqsc imports this module)
+
+            if filters:
+                raise _error("WHERE is named twice", text, item.end, keyword)
+            filters.append(mqsc.where_filter(item, _filterable(), text))
+            continue
         if item.values is None and display and (keyword == "ALL" or keyword in selectors):
             selector = mq.MQIACF_ALL if keyword == "ALL" else selectors[keyword].parameter
             if selector in chosen:
@@ -124,7 +139,7 @@ def build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messag
             params.append(IntegerList(ATTRS, tuple(chosen)))
         elif "*" in name and match != mq.MQMATCH_RUNCHECK:
             params.append(IntegerList(ATTRS, KEYS_ONLY))
-    return Message(row.pcf, (*head, *params), type=mq.MQCFT_COMMAND)
+    return Message(row.pcf, (*head, *params, *filters), type=mq.MQCFT_COMMAND, version=3 if filters else 1)
 
 
 def render_parts(row: CommandRow, message: Message, quote: Callable[[str], str]) -> list[str]:
@@ -137,7 +152,18 @@ def render_parts(row: CommandRow, message: Message, quote: Callable[[str], str])
     parts = [f"{row.command}({quote(profile)})"]
     for item in message.parameters:
         parameter = item.parameter
-        if parameter == PROFILE:
+        if parameter == PROFILE and not isinstance(item, StringFilter):
+            continue
+        if isinstance(item, (IntegerFilter, StringFilter)):
+            from pcfserver.dialects import mqsc  # (mqsc imports this module)
+
+            keyword = next((k for k, a in _filterable().items() if a.parameter == parameter), None)
+            operator = mqsc.OPERATOR_WORDS.get(item.operator)
+            if keyword is None or operator is None:
+                raise ValueError("a filter MQSC cannot say")
+            value = item.value if isinstance(item, IntegerFilter) else None
+            shown = quote(item.value) if isinstance(item, StringFilter) else (word_for(parameter, value, DIALECT) if value is not None else None) or str(value)
+            parts.append(f"WHERE({keyword} {operator} {shown})")
             continue
         if parameter == ATTRS and isinstance(item, IntegerList):
             if tuple(item.values) == KEYS_ONLY and "*" in profile:

@@ -267,6 +267,11 @@ def _filter(item: Item, selectors: dict[str, Attr], text: str) -> IntegerFilter 
     return IntegerFilter(attr.parameter, operator, number)
 
 
+def where_filter(item: Item, selectors: dict[str, Attr], text: str) -> IntegerFilter | StringFilter:
+    """A WHERE(keyword operator value) on one of ``selectors`` as a PCF filter (CommandSyntaxError when it cannot be one)."""
+    return _filter(item, selectors, text)
+
+
 def _keyword(word: str) -> str:
     return _vocab().synonyms["keyword"].get(word, word)
 

@@ -55,8 +55,9 @@ from functools import cache
 from typing import TYPE_CHECKING, Protocol
 
 from pcfserver import mq
-from pcfserver.codec.model import Integer, Message, Parameter, String, StringList
+from pcfserver.codec.model import Integer, IntegerFilter, Message, Parameter, String, StringFilter, StringList
 from pcfserver.engine import responses
+from pcfserver.engine.filters import compare
 from pcfserver.engine.responses import Reject
 from pcfserver.engine.store import AnyOp, DeleteChlauth, ObjValue, PutChlauth, SetMeta, Snapshot
 
@@ -222,6 +223,7 @@ class ChlauthRecords:
 
 class Parsed(Protocol):
     values: dict[int, object]
+    filter: IntegerFilter | StringFilter | None
 
 
 def handlers(engine: Engine) -> dict[int, Callable[[Message, Parsed], list[Message]]]:
@@ -730,6 +732,21 @@ def _response(engine: Engine, command: Message, record: Record, chosen: frozense
 _RUNCHECK_ONLY = (ADDRESS, CLNTUSER, QMNAME, SSLPEER, SSLCERTI)
 
 
+def _passes(record: Record, f: IntegerFilter | StringFilter | None) -> bool:
+    """A filter (DISPLAY CHLAUTH WHERE) on a field the record shows; one it does not show does not match."""
+    if f is None:
+        return True
+    if f.parameter == PROFILE:
+        actual: ObjValue = record.profile
+    elif f.parameter == TYPE:
+        actual = record.type
+    elif f.parameter in shown(record):
+        actual = record.attrs.get(f.parameter, DEFAULTS.get(f.parameter, ""))
+    else:
+        return False
+    return isinstance(actual, (int, str)) and compare(f.operator, actual, f.value)
+
+
 def inquire_chlauth(engine: Engine, command: Message, p: Parsed) -> list[Message]:
     name = p.values[PROFILE]
     assert isinstance(name, str)
@@ -760,7 +777,7 @@ def inquire_chlauth(engine: Engine, command: Message, p: Parsed) -> list[Message
             selected = wildcard_match(name, record.profile) or wildcard_match(record.profile, name)
         else:
             selected = wildcard_match(name, record.profile)
-        if selected:
+        if selected and _passes(record, p.filter):
             out.append(_response(engine, command, record, chosen))
     if not out:
         raise Reject(mq.MQRCCF_CHLAUTH_NOT_FOUND)

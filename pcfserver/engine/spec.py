@@ -193,8 +193,9 @@ class Spec:
 
 
 # The objects other than queues, each with its table in formats/ (<kind>-attributes.tsv); a command acts on
-# the object its MQCMD name says (MQCMD_CREATE_PROCESS, MQCMD_INQUIRE_NAMELIST_NAMES).
-OBJECT_KINDS = ("process", "namelist")
+# the object its MQCMD name says (MQCMD_CREATE_PROCESS, MQCMD_INQUIRE_NAMELIST_NAMES).  chlauth: channel
+# authentication records (not named objects; the table gives Inquire Channel Authentication Records its filters).
+OBJECT_KINDS = ("process", "namelist", "chlauth")
 
 
 def command_kind(command_name: str) -> str:
