@@ -244,6 +244,7 @@ def test_match_generic_exact_and_all(engine: Engine) -> None:
     # ALL: also the generic records that would apply to the name
     assert profiles("APP.ONE", mq.MQMATCH_ALL) == ["APP.ONE", "APP.*", "*"]
     assert reason(engine.execute(inquire("APP.*", String(mq.MQCACH_CONNECTION_NAME, "1.2.3.4")))) == mq.MQRCCF_WRONG_CHLAUTH_MATCH
+    assert reason(engine.execute(inquire("APP.*", Integer(T, mq.MQCAUT_BLOCKADDR)))) == mq.MQRCCF_CHLAUTH_NAME_ERROR
 
 
 def test_an_attribute_list_still_returns_what_tells_records_apart(engine: Engine) -> None:

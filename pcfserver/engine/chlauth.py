@@ -767,6 +767,8 @@ def inquire_chlauth(engine: Engine, command: Message, p: Parsed) -> list[Message
         if pid in p.values:
             raise Reject(mq.MQRCCF_WRONG_CHLAUTH_MATCH, pid)
     _check_profile(name)
+    if wanted == BLOCKADDR and name != "*":  # IBM: "you must set the generic channel name to a single asterisk"
+        raise Reject(mq.MQRCCF_CHLAUTH_NAME_ERROR, PROFILE)
     out = []
     for record in engine.chlauth.ordered():
         if wanted != mq.MQCAUT_ALL and record.type != wanted:
