@@ -721,3 +721,26 @@ def test_display_where_filters_records(engine: Engine) -> None:
     # a PCF filter on something records do not have is refused as for any inquiry
     bad = Message(mq.MQCMD_INQUIRE_CHLAUTH_RECS, (String(P, "*"), IntegerFilter(mq.MQIA_MAX_Q_DEPTH, mq.MQCFOP_EQUAL, 1)), type=mq.MQCFT_COMMAND, version=3)
     assert reason(engine.execute(bad)) == mq.MQRCCF_CFIF_PARM_ID_ERROR
+
+
+ipv4_part = st.one_of(
+    st.integers(0, 255).map(str),
+    st.tuples(st.integers(0, 254), st.integers(1, 40)).map(lambda t: f"{t[0]}-{min(255, t[0] + t[1])}"),
+)
+
+
+@st.composite
+def ipv4_patterns(draw: st.DrawFn) -> str:
+    parts = draw(st.lists(ipv4_part, min_size=0, max_size=4))
+    if len(parts) < 4:  # an asterisk stands for the parts left out
+        parts.insert(draw(st.integers(0, len(parts))), "*")
+    return ".".join(parts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pattern=ipv4_patterns(), ip=st.tuples(*[st.sampled_from([0, 1, 5, 9, 10, 30, 200, 255])] * 4))
+def test_generic_ipv4_addresses_match_as_the_reference_reads_them(pattern: str, ip: tuple[int, int, int, int]) -> None:
+    from pcfserver.engine.chlauth import parse_address
+
+    address = ".".join(map(str, ip))
+    assert parse_address(pattern).matches(ip, 4) == _ip_matches(pattern, address)
