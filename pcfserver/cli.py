@@ -18,7 +18,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "encode": ("pcfserver.cli_codec", "encode messages given in the decode JSON form to PCF bytes"),
     "serve": ("pcfserver.server.cli", "run the PCF admin server"),
     "send": ("pcfserver.client.cli", "send commands to a PCF server and print the responses"),
-    "console": ("pcfserver.client.console", "run MQSC (as runmqsc does), TPF ZMQSC or IBM i CL commands against a PCF server"),
+    "console": ("pcfserver.client.console", "run MQSC (as runmqsc does), TPF ZMQSC or IBM i CL commands against a PCF server, or MQSC over the REST API (--rest URL)"),
     "dump": ("pcfserver.client.console", "print the registry as MQSC or IBM i CL commands that recreate it"),
     "put": ("pcfserver.client.rest_cli", "put messages on a queue over the messaging REST API (like amqsput)"),
     "get": ("pcfserver.client.rest_cli", "get messages from a queue over the messaging REST API (like amqsget)"),

@@ -35,6 +35,8 @@ from pcfserver.tables import structures
 _TYPE_OF: dict[str, int] = {name: row.type for name, row in structures().items() if row.type is not None}
 _CLASS_OF: dict[str, type[Parameter]] = {cls.STRUCT: cls for cls in PARAMETER_TYPES}
 _STRUCT_OF_TYPE: dict[int, str] = {value: name for name, value in _TYPE_OF.items()}
+_JSON_BLANKS = " \t\r\n"  # JSON's whitespace (str.strip's would take U+0085 and others too)
+_MAX_LIST_BYTES = 104_857_600  # an MQCFSL's strings: no more than the largest message ``decode`` accepts by default
 
 
 def _encoded_length(text: str, ccsid: int, default_ccsid: int) -> int:
@@ -152,6 +154,17 @@ def _int_field(obj: dict[str, Any], key: str, where: str, default: int | None = 
     return parse_number(obj[key], f"{where}.{key}", prefixes)
 
 
+def _string_length(obj: dict[str, Any], where: str) -> int | None:
+    """An MQCFSL's ``string_length`` as decode printed it: the encoder keeps it where the values
+    do not fix it (an empty list's StringLength, or a width wider than its values)."""
+    if obj.get("string_length") is None:
+        return None
+    length = parse_number(obj["string_length"], f"{where}.string_length")
+    if not 0 <= length <= 2**31 - 1:
+        raise JsonFormError(f"{where}.string_length: {length} is not a StringLength (0 to 2147483647)")
+    return length
+
+
 def _text(value: Any, where: str) -> str:
     if not isinstance(value, str):
         raise JsonFormError(f"{where}: expected a string, got {value!r}")
@@ -209,7 +222,11 @@ def parameter_from_json(obj: Any, where: str = "parameter") -> Parameter:
         raw_values = obj.get("values", [])
         if not isinstance(raw_values, list):
             raise JsonFormError(f"{where}.values: expected a list")
-        return StringList(pid, tuple(_text(v, f"{where}.values[{i}]") for i, v in enumerate(raw_values)), _int_field(obj, "ccsid", where, 0))
+        values = tuple(_text(v, f"{where}.values[{i}]") for i, v in enumerate(raw_values))
+        length = _string_length(obj, where)
+        if length is not None and len(values) * length > _MAX_LIST_BYTES:
+            raise JsonFormError(f"{where}.string_length: {len(values)} strings of {length} bytes are more than the {_MAX_LIST_BYTES} bytes a message decode accepts may hold")
+        return StringList(pid, values, _int_field(obj, "ccsid", where, 0), length)
     if struct == "MQCFBS":
         return ByteString(pid, _hex(obj, where))
     if struct == "MQCFGR":
@@ -263,7 +280,7 @@ def message_from_json(obj: Any, where: str = "message") -> Message:
 
 def json_objects(text: str) -> Iterator[tuple[str, Any]]:
     """The objects of a JSON document (object or array) or of JSON Lines, each with where it was."""
-    stripped = text.strip()
+    stripped = text.strip(_JSON_BLANKS)
     if not stripped:
         return
     try:
@@ -277,8 +294,10 @@ def json_objects(text: str) -> Iterator[tuple[str, Any]]:
     if isinstance(whole, dict):
         yield "message 1", whole
         return
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+    # lines end at "\n" only: str.splitlines would also split at U+0085, U+2028 and others, which
+    # decode writes unescaped inside string values
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip(_JSON_BLANKS):
             continue
         try:
             yield f"line {number}", json.loads(line)

@@ -131,3 +131,11 @@ def value_sets() -> dict[int, tuple[str, ...]]:
     for row in read_table("value-sets.tsv"):
         sets[value_of(row["parameter"])] = tuple(row["values"].split())
     return sets
+
+
+def fill_default(value: str, qmgr: str) -> str:
+    """A queue manager attribute default's name tokens filled in (qmgr-attributes.tsv): @qmgr_name anywhere in the
+    text (SSLKEYR's path), @cert_label (IBM's default certificate label, ibmwebspheremq + the name in lower case)."""
+    if value == "@cert_label":
+        return "ibmwebspheremq" + qmgr.lower()
+    return value.replace("@qmgr_name", qmgr)

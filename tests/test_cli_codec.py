@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import struct
 import subprocess
 import sys
 import time
@@ -15,9 +16,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_codec_properties import messages
+from test_codec_properties import ORDERS, messages
 
-from pcfserver import ByteString, Integer, IntegerList, Message, String, StringList, decode, encode
+from pcfserver import ByteString, Group, Integer, IntegerList, Message, String, StringList, decode, encode
 from pcfserver.cli import main
 from pcfserver.jsonform import message_to_json
 
@@ -145,6 +146,72 @@ def test_encode_of_the_decode_json_reproduces_the_bytes(tmp_path: Path, capsys: 
     status, _, _ = run(capsys, "encode", "--byte-order", "little", str(tmp_path / "sample.jsonl"), "-o", str(tmp_path / "little.pcf"))
     little = decode((tmp_path / "little.pcf").read_bytes())
     assert status == 0 and {m.byte_order for m in little} == {"little"} and little == decode(SAMPLE.read_bytes())
+
+
+@st.composite
+def streams(draw: st.DrawFn) -> tuple[list[Message], list[str]]:
+    """Canonical streams of one to three messages, each in either byte order, at least one of them
+    holding an empty MQCFSL whose StringLength is not 0 (as a decoded list keeps it), sometimes
+    inside a group."""
+    found = list(draw(st.lists(messages(), min_size=1, max_size=3)))
+    empty = StringList(draw(st.integers(0, 9999)), (), draw(st.sampled_from([0, 819, 1208, 1200])), draw(st.integers(1, 64)))
+    where = draw(st.integers(0, len(found) - 1))
+    target = found[where]
+    params = list(target.parameters)
+    params.insert(draw(st.integers(0, len(params))), Group(draw(st.integers(0, 9999)), (empty,)) if draw(st.booleans()) else empty)
+    found[where] = Message(
+        target.command, tuple(params), type=target.type, version=target.version, msg_seq_number=target.msg_seq_number,
+        control=target.control, comp_code=target.comp_code, reason=target.reason,
+    )
+    return found, [draw(ORDERS) for _ in found]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(stream=streams(), order=ORDERS)
+def test_decode_then_encode_on_the_command_line_gives_back_the_bytes(
+    stream: tuple[list[Message], list[str]], order: str, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pcfserver decode F | pcfserver encode [--byte-order B]`` gives back F (each message in its
+    own byte order), or F in order B, every MQCFSL's StringLength kept: an empty list's too."""
+    found, orders = stream
+    folder = tmp_path_factory.mktemp("cli")
+    original = b"".join(encode(m, byte_order=o) for m, o in zip(found, orders, strict=True))
+    (folder / "f.pcf").write_bytes(original)
+    status, out, err = run(capsys, "decode", str(folder / "f.pcf"))
+    assert (status, err) == (0, "")
+    (folder / "f.jsonl").write_text(out, encoding="utf-8")
+    status, _, err = run(capsys, "encode", str(folder / "f.jsonl"), "-o", str(folder / "again.pcf"))
+    assert (status, err) == (0, "")
+    assert (folder / "again.pcf").read_bytes() == original
+    status, _, err = run(capsys, "encode", "--byte-order", order, str(folder / "f.jsonl"), "-o", str(folder / "ordered.pcf"))
+    assert (status, err) == (0, "")
+    assert (folder / "ordered.pcf").read_bytes() == b"".join(encode(m, byte_order=order) for m in found)
+
+
+def test_an_empty_string_list_s_string_length_survives_the_json_form(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    line = {"command": 8, "parameters": [{"type_name": "MQCFSL", "parameter": 2020, "ccsid": 0, "string_length": 23, "values": []}]}
+    (tmp_path / "in.json").write_text(json.dumps(line), encoding="utf-8")
+    for order, fmt in (("big", ">"), ("little", "<")):
+        status, _, err = run(capsys, "encode", "--byte-order", order, str(tmp_path / "in.json"), "-o", str(tmp_path / "out.pcf"))
+        assert (status, err) == (0, "")
+        data = (tmp_path / "out.pcf").read_bytes()
+        assert struct.unpack_from(f"{fmt}2l", data, 36 + 16) == (0, 23)  # Count 0, StringLength 23
+    for bad, values in ((-1, []), ("wide", []), (2**31, []), (60_000_000, ["A", "B"])):
+        line["parameters"][0].update(string_length=bad, values=values)  # type: ignore[index]
+        (tmp_path / "in.json").write_text(json.dumps(line), encoding="utf-8")
+        status, _, err = run(capsys, "encode", str(tmp_path / "in.json"), "-o", str(tmp_path / "out.pcf"))
+        assert status == 1 and "string_length" in err and "Traceback" not in err
+
+
+def test_line_separators_inside_string_values_do_not_split_json_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """decode writes U+0085 (NEL), U+2028 and U+001C unescaped inside strings; encode reads JSON Lines split at \\n only."""
+    original = encode(Message(8, (String(2016, "A\x85B", 1208), StringList(2020, ("\u2028", "\x1c"), 1208)))) + encode(Message(8))
+    (tmp_path / "f.pcf").write_bytes(original)
+    _, out, _ = run(capsys, "decode", str(tmp_path / "f.pcf"))
+    (tmp_path / "f.jsonl").write_text(out, encoding="utf-8")
+    status, _, err = run(capsys, "encode", str(tmp_path / "f.jsonl"), "-o", str(tmp_path / "again.pcf"))
+    assert (status, err) == (0, "")
+    assert (tmp_path / "again.pcf").read_bytes() == original
 
 
 def test_encode_through_a_subprocess_pipe() -> None:

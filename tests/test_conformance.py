@@ -111,6 +111,8 @@ async def test_cli_usage_errors() -> None:
     assert (await _cli("--connect", "127.0.0.1:1", "--only", "no-such-group")).returncode == 2
     listing = await _cli("--connect", "127.0.0.1:1", "--list")
     assert listing.returncode == 0 and b"header:" in listing.stdout
+    assert (await _cli("--list")).stdout == listing.stdout  # listing needs no server
+    assert (await _cli()).returncode == 2
 
 
 def test_cases_dir_is_in_the_repository() -> None:

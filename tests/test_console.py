@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import trio
 
-from pcfserver import mq
+from pcfserver import kinds, mq
 from pcfserver.client import connect
 from pcfserver.codec import Integer, Message, String
 from pcfserver.engine import open_engine
@@ -47,8 +47,8 @@ async def snapshot(port: int) -> dict[str, dict[int, object]]:
         answers[mq.MQCMD_INQUIRE_Q] = await client.execute(inquire_q)
         answers[mq.MQCMD_INQUIRE_Q_MGR] = await client.execute(Message(mq.MQCMD_INQUIRE_Q_MGR))
         out = registry(execute)
-        # processes and namelists: every attribute but the alteration stamps
-        for code, pid in ((mq.MQCMD_INQUIRE_PROCESS, mq.MQCA_PROCESS_NAME), (mq.MQCMD_INQUIRE_NAMELIST, mq.MQCA_NAMELIST_NAME)):
+        # every object of every kind (channels, processes, ...): every attribute but the alteration stamps
+        for code, pid in ((k.command("INQUIRE"), k.name) for k in kinds.kinds()):
             for response in await client.execute(Message(code, (String(pid, "*"),))):
                 values = {p.parameter: getattr(p, "value", getattr(p, "values", None)) for p in response.parameters}
                 out[f"{code}:{values[pid]}"] = {k: v for k, v in values.items() if k not in (mq.MQCA_ALTERATION_DATE, mq.MQCA_ALTERATION_TIME)}
@@ -173,7 +173,7 @@ async def test_dump_all_writes_every_attribute(nursery: trio.Nursery) -> None:
     _, changed_only, _ = await cli("dump", "--port", str(port))
     _, everything, _ = await cli("dump", "--port", str(port), "--all")
     assert "MAXDEPTH(5000)" not in changed_only and "MAXDEPTH(5000)" in everything
-    objects = len(await snapshot(port)) - 1  # the queues, SYSTEM.DEFAULT.PROCESS and SYSTEM.DEFAULT.NAMELIST
+    objects = len(await snapshot(port)) - 1  # the queues and the default objects of every other kind
     assert everything.splitlines().count("   REPLACE") == changed_only.splitlines().count("   REPLACE") == objects
     assert "ALTER QMGR +" in everything and "ALTER QMGR" not in changed_only
 

@@ -36,6 +36,16 @@ def test_define_through_escape_changes_the_registry() -> None:
     assert text_of(again) == "AMQ8150E: IBM MQ object already exists."
 
 
+def test_only_cr_and_lf_end_lines_of_escape_text() -> None:
+    """A command sent over several lines is one command; U+0085 (NEL, a character of ISO 8859-1)
+    inside a quoted string is text, as in a script file, not a line end."""
+    engine = open_engine(None)
+    [made] = engine.execute(escape("DEFINE QLOCAL(ESC.NEL)\r\n  DESCR('one\x85two')\nMAXDEPTH(7)"))
+    assert text_of(made) == "AMQ8006I: IBM MQ queue created."
+    [shown] = engine.execute(escape("DISPLAY QLOCAL(ESC.NEL) DESCR MAXDEPTH"))
+    assert "DESCR(one\x85two)" in text_of(shown) and "MAXDEPTH(7)" in text_of(shown)
+
+
 def test_display_answers_one_message_per_object() -> None:
     engine = open_engine(None)
     engine.execute(escape("DEFINE QLOCAL(ESC.A) MAXDEPTH(1)"))

@@ -289,4 +289,4 @@ def test_chgmqm(execute: Recorder) -> None:
     assert run(execute, "CHGMQM *DFT *NO *SAME 60000") == ["AMQ8005: IBM MQ queue manager changed."]
     assert execute.sent[-1].parameters == (Integer(mq.MQIACF_FORCE, mq.MQFC_NO), Integer(mq.MQIA_TRIGGER_INTERVAL, 60000))
     assert run(execute, "CHGMQM MAXUMSG(0)") == ["AMQ8101: IBM MQ error (C9D) has occurred. Reason 3229 MQRCCF_PARM_VALUE_ERROR for MAXUMSG."]
-    assert ibmi.run("CHGMQM AUTEVT(*YES)", execute, CONTEXT).lines[0] == "CPD0043: Keyword AUTEVT not valid for this command."
+    assert ibmi.run("CHGMQM NOSUCHKWD(*YES)", execute, CONTEXT).lines[0] == "CPD0043: Keyword NOSUCHKWD not valid for this command."

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from pcfserver.dialects import run_script
 from pcfserver.dialects.lexer import CommandSyntaxError, items, tpf_tokens
 from pcfserver.dialects.script import ScriptCommand, ScriptNote, read_script
+from pcfserver.engine import open_engine
 
 
 @pytest.mark.parametrize(
@@ -104,3 +106,10 @@ def test_without_continuation_every_line_is_a_command() -> None:
 def test_cl_comments() -> None:
     events = read_script(["/* a CL comment */", "CHGMQMQ QNAME(A) +", "  MAXDEPTH(5)"], comments=("/*",))
     assert events == [ScriptNote("/* a CL comment */"), ScriptCommand("CHGMQMQ QNAME(A) MAXDEPTH(5)", ("CHGMQMQ QNAME(A) +", "  MAXDEPTH(5)"))]
+
+
+def test_run_script_ends_lines_at_cr_and_lf_only() -> None:
+    script = "DEFINE QLOCAL(NEL.Q) DESCR('a\x85b')\r\nDIS QL(NEL.Q) DESCR\rDIS QL(NEL.Q) MAXDEPTH\n"
+    transcript = run_script(script, open_engine(None).execute)
+    assert (transcript.read, transcript.exit_code) == (3, 0)
+    assert "   DESCR(a\x85b)" in transcript.text.split("\n")

@@ -209,7 +209,7 @@ CASES = [
     # ---- command codes and header (S8, section 2.1)
     Case("Move Queue needs its target", command(mq.MQCMD_MOVE_Q, S(mq.MQCACF_FROM_Q_NAME, "Q1")), mq.MQRCCF_PARM_COUNT_TOO_SMALL),
     Case("Move Queue of a missing queue", command(mq.MQCMD_MOVE_Q, S(mq.MQCACF_FROM_Q_NAME, "Q1"), S(mq.MQCACF_TO_Q_NAME, "Q2")), mq.MQRC_UNKNOWN_OBJECT_NAME),
-    Case("Inquire Channel is out of scope", command(mq.MQCMD_INQUIRE_CHANNEL), mq.MQRC_FUNCTION_NOT_SUPPORTED),
+    Case("Inquire CF Structure (z/OS only) is out of scope", command(mq.MQCMD_INQUIRE_CF_STRUC), mq.MQRC_FUNCTION_NOT_SUPPORTED),
     Case("unknown command code", command(4242), mq.MQRCCF_CFH_COMMAND_ERROR),
     Case("MQCFT_RESPONSE as a command", command(mq.MQCMD_PING_Q_MGR, kind=mq.MQCFT_RESPONSE), mq.MQRCCF_CFH_TYPE_ERROR),
     Case("MQCFT_EVENT as a command", command(mq.MQCMD_PING_Q_MGR, kind=mq.MQCFT_EVENT), mq.MQRCCF_CFH_TYPE_ERROR),

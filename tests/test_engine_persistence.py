@@ -217,7 +217,7 @@ def test_a_version_1_database_is_migrated_with_its_data(tmp_path: Path) -> None:
     db.execute("DROP TABLE authrecs")
     db.execute("DROP TABLE objects")
     db.execute("DROP TABLE chlauth")
-    db.execute("DELETE FROM meta WHERE key='default_objects'")
+    db.execute("DELETE FROM meta WHERE key LIKE 'default_objects%'")
     db.execute("DELETE FROM meta WHERE key='default_chlauth'")
     db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
     db.commit()

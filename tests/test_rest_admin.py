@@ -157,9 +157,21 @@ async def test_failures_and_object_types_this_server_does_not_keep(open_server: 
         assert missing.status_code == 200 and body["overallCompletionCode"] == 2
         assert body["commandResponse"][0]["reasonCode"] == mq.MQRC_UNKNOWN_OBJECT_NAME
         assert body["commandResponse"][0]["message"] == ["AMQ8147E: IBM MQ object NOPE not found."]
-        channel = (await run_json(client, command="define", qualifier="channel", name="TO.X", parameters={"chltype": "svrconn"})).json()
-        assert channel["overallCompletionCode"] == 2 and channel["commandResponse"][0]["completionCode"] == 2
-        assert channel["commandResponse"][0]["message"][0].startswith("AMQ8405I")
+        # a z/OS-only object type (storage classes) is not an MQSC noun here: runmqsc's syntax error
+        stgclass = (await run_json(client, command="define", qualifier="stgclass", name="S1")).json()
+        assert stgclass["overallCompletionCode"] == 2 and stgclass["commandResponse"][0]["completionCode"] == 2
+        assert stgclass["commandResponse"][0]["message"][0].startswith("AMQ8405I")
+
+
+async def test_channels_are_defined_and_displayed_as_pymqrest_sends_them(open_server: Server) -> None:
+    async with open_server.client() as client:
+        made = (await run_json(client, command="define", qualifier="channel", name="TO.X", parameters={"chltype": "svrconn", "descr": "app"})).json()
+        assert made["overallCompletionCode"] == 0, made
+        shown = (await run_json(client, command="display", qualifier="channel", name="TO.X", responseParameters=["all"])).json()
+        [item] = shown["commandResponse"]
+        assert item["parameters"]["channel"] == "TO.X" and item["parameters"]["chltype"] == "SVRCONN"
+        assert item["parameters"]["descr"] == "app" and item["parameters"]["sharecnv"] == 10
+        assert "xmitq" not in item["parameters"]  # a server-connection channel has no transmission queue
 
 
 async def test_queue_manager_status_command_server_and_resources(open_server: Server) -> None:

@@ -3,7 +3,10 @@
 ``console`` reads commands from a file, a pipe or the terminal (with line editing and history),
 runs each through :mod:`pcfserver.dialects` and prints what the platform prints; in MQSC its
 output and exit status are runmqsc's (0 all processed, 10 some failed, 20 no queue manager),
-so ``pcfserver console < setup.mqsc`` runs an existing runmqsc script unchanged.  ``dump``
+so ``pcfserver console < setup.mqsc`` runs an existing runmqsc script unchanged.  With ``--rest
+URL`` (and the sign-in and TLS options of :mod:`pcfserver.client.rest_session`) it runs MQSC
+over the REST API's runCommand instead of the PCF port (:mod:`pcfserver.client.mqsc_rest`),
+printing the same lines with the same exit status.  ``dump``
 prints the registry as DEFINE ... REPLACE (or CRTMQMQ) commands that recreate it; exit status 0,
 or 1 when the server cannot be reached or refuses.
 """
@@ -13,12 +16,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
+from pcfserver.client.mqsc_rest import RestMqsc
 from pcfserver.client.protocol import PcfClientError
+from pcfserver.client.rest_session import OptionError, Session, add_options
 from pcfserver.client.sync import SyncClient
 from pcfserver.codec import Message, PcfError, String, StringFilter
 from pcfserver.dialects import ExecuteError, ScriptRunner, dump
@@ -39,6 +44,10 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
             "--dialect", choices=DIALECTS, default="auto",
             help="command language: mqsc, tpf (ZMQSC), ibmi (CL), or auto per command (default; the output frame is runmqsc's)",
         )
+        rest = parser.add_argument_group("over the REST API instead of the PCF port (MQSC only)")
+        rest.add_argument("--rest", metavar="URL", help="run MQSC through this server's REST API (runCommand): https://host:9443 or http://host:9080")
+        rest.add_argument("--qmgr", default=None, help="the queue manager in REST URLs (default: the only one the server has)")
+        add_options(rest, address=False)
     else:
         parser.add_argument("--dialect", choices=("mqsc", "ibmi"), default="mqsc", help="write MQSC (default) or IBM i CL commands")
         parser.add_argument("--all", action="store_true", help="every attribute, not only those that differ from the defaults")
@@ -142,21 +151,59 @@ def run(name: str, args: argparse.Namespace) -> int:
     if args.file != "-" and not os.path.isfile(args.file):
         print(f"pcfserver console: cannot read {args.file}", file=sys.stderr)
         return EXIT_ERROR
+    if args.rest is not None:
+        return _run_rest(args)
+    given = [o for o, v in (("--user", args.user), ("--password-stdin", args.password_stdin), ("--https", args.https), ("--cafile", args.cafile),
+                            ("--insecure", args.insecure), ("--cert", args.cert), ("--key", args.key), ("--qmgr", args.qmgr)) if v]
+    if given:
+        print(f"pcfserver console: {', '.join(given)} go with --rest URL (the PCF port takes none of them)", file=sys.stderr)
+        return 2
     connection = _Connection(args.host, args.port, args.timeout)
-    out = sys.stdout
     try:
         runner = ScriptRunner(connection, dialect=args.dialect)
-        _emit(out, runner.start())
-        for line in _lines(args.file):
-            if runner.ended:
-                break
-            _emit(out, runner.feed(line))
-        _emit(out, runner.finish())
-        if runner.unreachable and connection.error:
-            print(f"pcfserver console: {connection.error}", file=sys.stderr)
-        return runner.exit_code
+        return _console(runner, args.file, lambda: connection.error)
     finally:
         connection.close()
+
+
+def _console(runner: ScriptRunner, path: str, error: Callable[[], str]) -> int:
+    out = sys.stdout
+    _emit(out, runner.start())
+    for line in _lines(path):
+        if runner.ended:
+            break
+        _emit(out, runner.feed(line))
+    _emit(out, runner.finish())
+    if runner.unreachable and error():
+        print(f"pcfserver console: {error()}", file=sys.stderr)
+    return runner.exit_code
+
+
+def _run_rest(args: argparse.Namespace) -> int:
+    """MQSC through runCommand: the same transcript and exit status as over the PCF port."""
+    try:
+        if args.dialect in ("tpf", "ibmi"):
+            raise OptionError(f"--rest runs MQSC only (the REST API's runCommand takes MQSC); --dialect {args.dialect} needs the PCF port")
+        if args.password_stdin and args.file == "-":
+            raise OptionError("--password-stdin and commands from standard input cannot share it: set $PCFSERVER_PASSWORD or give a FILE")
+        session = Session(args, url=args.rest, timeout=args.timeout)
+    except OptionError as exc:
+        print(f"pcfserver console: {exc}", file=sys.stderr)
+        return 2
+    rest = RestMqsc(session, args.qmgr)
+    try:
+        try:
+            qmgr: str | None = rest.queue_manager()
+        except ExecuteError as exc:
+            rest.error, qmgr = str(exc), None
+
+        def execute(command: Message) -> list[Message]:  # only the start's name inquiry reaches this, and only when it failed
+            raise ExecuteError(rest.error)
+
+        runner = ScriptRunner(execute, dialect=args.dialect, qmgr_name=qmgr, runner=rest)
+        return _console(runner, args.file, lambda: rest.error)
+    finally:
+        session.close()
 
 
 def _dump(args: argparse.Namespace) -> int:

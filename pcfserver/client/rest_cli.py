@@ -5,77 +5,43 @@
     pcfserver browse QUEUE
 
 They talk to a server started with ``--http-port`` (``--host``/``--port`` name it, default
-127.0.0.1:9080, the port mqweb uses for HTTP) over one kept-alive connection, with the standard
-library's http.client.  Exit status: 0 done, 1 when the server refused a request (or, for get
-and browse, the queue held no message), 2 usage errors.
+127.0.0.1:9080, the port mqweb uses for HTTP) or ``--https-port`` (``--https``, default port
+9443; or ``--url https://host:port``) over one kept-alive connection, with the standard
+library's http.client; ``--user`` and the other options of :mod:`pcfserver.client.rest_session`
+sign in.  Exit status: 0 done, 1 when the server refused a request (or, for get and browse, the
+queue held no message; or the credentials or the certificate were refused), 2 usage errors.
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import sys
 import time
-from dataclasses import dataclass
 from typing import BinaryIO, TextIO
 from urllib.parse import quote
 
-DEFAULT_PORT = 9080
-CSRF = {"ibm-mq-rest-csrf-token": "pcfserver"}
+from pcfserver.client.rest_session import OptionError, Reply, RestFailure, Session, add_options, failure
+
+__all__ = ["OptionError", "Progress", "Reply", "RestClient", "RestFailure", "configure", "failure", "run"]
+
 PROGRESS_FROM = 100  # counts from this up show a progress bar (on a terminal)
 
 
-class RestFailure(Exception):
-    """The server refused a request (its error JSON's message) or could not be reached."""
-
-
-@dataclass
-class Reply:
-    status: int
-    headers: dict[str, str]
-    body: bytes
-
-
 class RestClient:
-    """Requests to one queue's messaging resources over one kept-alive HTTP connection."""
+    """Requests to one queue's messaging resources over one kept-alive HTTP(S) connection."""
 
-    def __init__(self, host: str, port: int, qmgr: str, timeout: float = 60.0) -> None:
+    def __init__(self, session: Session, qmgr: str) -> None:
         self.base = f"/ibmmq/rest/v3/messaging/qmgr/{quote(qmgr, safe='')}/queue/"
-        self._connection = http.client.HTTPConnection(host, port, timeout=timeout)
-        self.where = f"{host}:{port}"
+        self.session = session
+        self.where = session.where
 
     def request(self, method: str, queue: str, resource: str, *, query: str = "", headers: dict[str, str] | None = None, body: bytes | None = None) -> Reply:
         url = self.base + quote(queue, safe="") + "/" + resource + (f"?{query}" if query else "")
-        for attempt in (1, 2):
-            try:
-                self._connection.request(method, url, body=body, headers=headers or {})
-                response = self._connection.getresponse()
-                data = response.read()
-                return Reply(response.status, {k.lower(): v for k, v in response.getheaders()}, data)
-            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
-                self._connection.close()  # an idle keep-alive connection the server closed: once more
-                if attempt == 2:
-                    raise RestFailure(f"the server at {self.where} closed the connection") from None
-            except OSError as exc:
-                raise RestFailure(f"cannot reach a pcfserver HTTP port at {self.where}: {exc.strerror or exc}") from None
-        raise AssertionError("unreachable")
+        return self.session.request(method, url, headers=headers, body=body)
 
     def close(self) -> None:
-        self._connection.close()
-
-
-def failure(reply: Reply) -> RestFailure:
-    """The error JSON's message (IBM's msgId and text), or the bare status."""
-    try:
-        item = json.loads(reply.body)["error"][0]
-        text = str(item["message"])
-        if "reasonCode" in item:
-            explanation = str(item.get("explanation", ""))
-            text += " " + explanation if str(item["reasonCode"]) in explanation else f" (reason {item['reasonCode']})"
-        return RestFailure(text)
-    except (ValueError, KeyError, IndexError, TypeError):
-        return RestFailure(f"HTTP status {reply.status}")
+        self.session.close()
 
 
 class Progress:
@@ -104,15 +70,10 @@ class Progress:
         self.stream.flush()
 
 
-def _add_connection(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("queue", metavar="QUEUE", help="queue name (a local queue or an alias of one)")
-    parser.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"the server's HTTP port, serve --http-port (default {DEFAULT_PORT})")
-    parser.add_argument("--qmgr", default="QM1", help="queue manager name (default QM1)")
-
-
 def configure(name: str, parser: argparse.ArgumentParser) -> None:
-    _add_connection(parser)
+    parser.add_argument("queue", metavar="QUEUE", help="queue name (a local queue or an alias of one)")
+    parser.add_argument("--qmgr", default="QM1", help="queue manager name (default QM1)")
+    add_options(parser)
     if name == "put":
         parser.add_argument("file", metavar="FILE", nargs="?", help="put each line of FILE (- for standard input) as one message")
         parser.add_argument("--count", type=int, default=1, metavar="N", help="messages to put (with FILE: times to put its lines; default 1)")
@@ -124,7 +85,14 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
 
 
 def run(name: str, args: argparse.Namespace) -> int:
-    client = RestClient(args.host, args.port, args.qmgr)
+    try:
+        if args.password_stdin and getattr(args, "file", None) == "-":
+            raise OptionError("--password-stdin and messages from standard input (-) cannot share it: set $PCFSERVER_PASSWORD or give a FILE")
+        session = Session(args, timeout=60.0 + max(getattr(args, "wait", 0.0), 0.0))  # a waiting get answers after its wait
+    except OptionError as exc:
+        print(f"pcfserver {name}: {exc}", file=sys.stderr)
+        return 2
+    client = RestClient(session, args.qmgr)
     try:
         if name == "put":
             return _put(client, args)
@@ -166,7 +134,7 @@ def _put(client: RestClient, args: argparse.Namespace) -> int:
         bodies = _bodies(args, sys.stdin.buffer)
     except OSError as exc:
         raise RestFailure(f"cannot read {args.file}: {exc.strerror or exc}") from None
-    headers = {**CSRF, "Content-Type": "text/plain;charset=utf-8"}
+    headers = {"Content-Type": "text/plain;charset=utf-8"}
     if args.persistent:
         headers["ibm-mq-md-persistence"] = "persistent"
     progress = Progress(len(bodies))
@@ -196,7 +164,7 @@ def _get(client: RestClient, args: argparse.Namespace) -> int:
     got = 0
     out = sys.stdout.buffer
     while True:
-        reply = client.request("DELETE", args.queue, "message", query=query, headers=CSRF)
+        reply = client.request("DELETE", args.queue, "message", query=query)
         if reply.status == 204:
             break
         if reply.status != 200:

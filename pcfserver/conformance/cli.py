@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from pcfserver.client.rest_session import OptionError, add_options, parse_url, read_password, ssl_context, user_name
 from pcfserver.conformance.cases import CaseError, load_groups
 from pcfserver.conformance.junit import write_junit
 from pcfserver.conformance.runner import CaseResult, Runner, format_failure
@@ -22,21 +23,28 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--connect", type=_address, metavar="HOST:PORT", help="the PCF server to test")
     parser.add_argument("--rest", metavar="URL", help="run the REST group against this base URL instead (https://host:9443)")
     parser.add_argument("--qmgr", default="QM1", help="the queue manager name in REST URLs (default QM1)")
-    parser.add_argument("--user", help="REST basic authentication user; the password is read from standard input")
-    parser.add_argument("--cafile", help="CA certificate(s) to trust for an https URL")
     parser.add_argument("--only", action="append", default=[], metavar="GROUP", help="run only this group (repeatable)")
     parser.add_argument("--junit", metavar="FILE", help="also write the results as JUnit XML")
     parser.add_argument("--cases", metavar="DIR", help="case files to run (default: the project's formats/conformance)")
     parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="seconds to wait for each answer (default 10)")
     parser.add_argument("--list", action="store_true", help="list the groups and cases, run nothing")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every case, not only failures")
+    add_options(parser.add_argument_group("signing in to the REST API (with --rest)"), address=False)
 
 
 def _run_rest(args: argparse.Namespace) -> int:
     from pcfserver.conformance.rest import run_rest
 
-    password = sys.stdin.readline().rstrip("\r\n") if args.user else None
-    results = run_rest(args.rest, args.qmgr, user=args.user, password=password, cafile=args.cafile, timeout=args.timeout)
+    try:
+        where = parse_url(args.rest, https=args.https)
+        if (args.cafile or args.insecure or args.cert) and not where.tls:
+            raise OptionError("--cafile, --insecure and --cert are for HTTPS: give an https:// URL")
+        password = read_password(args)
+        context = ssl_context(args) if where.tls else None
+    except OptionError as exc:
+        print(f"pcfserver conformance: {exc}", file=sys.stderr)
+        return 2
+    results = run_rest(where.where, args.qmgr, user=user_name(args), password=password, context=context, timeout=args.timeout)
     for result in results:
         if not result.passed:
             print(f"FAIL rest: {result.name}  [{result.doc}]\n  " + "\n  ".join(result.problems), flush=True)
@@ -50,7 +58,7 @@ def _run_rest(args: argparse.Namespace) -> int:
 def run(name: str, args: argparse.Namespace) -> int:
     if args.rest:
         return _run_rest(args)
-    if args.connect is None:
+    if args.connect is None and not args.list:
         print("pcfserver conformance: --connect HOST:PORT (or --rest URL) is required", file=sys.stderr)
         return 2
     try:
@@ -70,6 +78,7 @@ def run(name: str, args: argparse.Namespace) -> int:
             for case in group.cases:
                 print(f"  {case.name}  [{case.doc}]")
         return 0
+    assert args.connect is not None
     host, port = args.connect
 
     def progress(result: CaseResult) -> None:

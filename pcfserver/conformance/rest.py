@@ -70,9 +70,11 @@ def _check(expect: dict[str, Any], status: int, body: Any) -> list[str]:
 
 
 def run_rest(base_url: str, qmgr: str, *, user: str | None = None, password: str | None = None, cafile: str | None = None,
-             timeout: float = 10.0, cases: list[dict[str, Any]] | None = None) -> list[RestResult]:
-    """Runs every REST case against ``base_url`` (``https://host:9443``) for queue manager ``qmgr``."""
-    context = ssl.create_default_context(cafile=cafile) if base_url.startswith("https") else None
+             timeout: float = 10.0, cases: list[dict[str, Any]] | None = None, context: ssl.SSLContext | None = None) -> list[RestResult]:
+    """Runs every REST case against ``base_url`` (``https://host:9443``) for queue manager ``qmgr``
+    (``context``: the TLS context to use, else one trusting ``cafile`` or the system's CAs)."""
+    if context is None and base_url.startswith("https"):
+        context = ssl.create_default_context(cafile=cafile)
     results = []
     for case in cases if cases is not None else load_cases():
         spec = case["request"]

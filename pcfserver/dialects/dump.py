@@ -1,10 +1,9 @@
 """The registry as a script that recreates it (like IBM's dmpmqcfg), in MQSC or IBM i CL.
 
-Asks for the queue manager, every process, namelist, queue and channel authentication record (Inquire Queue Manager, Inquire
-Process / Namelist / Queue ``*`` ALL) and writes ``ALTER QMGR`` / ``CHGMQM`` for the queue
-manager attributes that differ from a new queue manager's, one ``DEFINE PROCESS`` / ``DEFINE
-NAMELIST ... REPLACE`` per process and namelist (the default objects first; CL scripts name them
-in a comment, as this server has no CL form for them), then one ``DEFINE ... REPLACE``
+Asks for the queue manager, every object of every kind (formats/kinds.tsv), every queue and every channel authentication record (Inquire
+Queue Manager, Inquire <kind> / Queue ``*`` ALL) and writes ``ALTER QMGR`` / ``CHGMQM`` for the queue
+manager attributes that differ from a new queue manager's, one ``DEFINE <noun> ... REPLACE`` per
+object (the default objects first; CL scripts name them in a comment), then one ``DEFINE ... REPLACE``
 (``CRTMQMQ ... REPLACE(*YES)``) per queue:
 the default queues (SYSTEM.DEFAULT.*.QUEUE) first, as new queues take their attributes from
 them, then the others by name.  Only attributes that differ from the default (the table
@@ -19,11 +18,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from pcfserver import mq
+from pcfserver import kinds, mq
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
 from pcfserver.dialects import ibmi, mqsc
 from pcfserver.dialects.outcome import Execute, ExecuteError, failure
 from pcfserver.dialects.tables import QUEUE_TYPES, Attr, AttrValue, object_attributes, qmgr_attributes, queue_attributes
+from pcfserver.tables import fill_default
 
 DEFAULT_QUEUES = {qtype: f"SYSTEM.DEFAULT.{word.upper()}.QUEUE" for word, qtype in QUEUE_TYPES.items()}
 
@@ -36,7 +36,7 @@ def _ask(execute: Execute, command: Message) -> list[Message]:
     return answer
 
 
-Value = AttrValue | tuple[str, ...]  # a namelist's names are a tuple
+Value = AttrValue | tuple[str, ...] | tuple[int, ...]  # a namelist's names, a channel's COMPHDR are tuples
 
 
 def _values(response: Message, attrs: Sequence[Attr]) -> dict[int, Value]:
@@ -49,6 +49,8 @@ def _values(response: Message, attrs: Sequence[Attr]) -> dict[int, Value]:
             out[attr.parameter] = item.value
         elif isinstance(item, StringList):
             out[attr.parameter] = tuple(v.rstrip(" ") for v in item.values)
+        elif isinstance(item, IntegerList):
+            out[attr.parameter] = tuple(item.values)
     return out
 
 
@@ -60,37 +62,57 @@ def _differing(values: dict[int, Value], base: dict[int, Value], attrs: Sequence
         value = values[attr.parameter]
         if not everything and base.get(attr.parameter) == value:
             continue
-        if isinstance(value, tuple):
-            out.append(StringList(attr.parameter, value))
+        if isinstance(value, tuple) and attr.struct == "MQCFIL":
+            out.append(IntegerList(attr.parameter, tuple(int(v) for v in value)))
+        elif isinstance(value, tuple):
+            out.append(StringList(attr.parameter, tuple(str(v) for v in value)))
         else:
             out.append(String(attr.parameter, value) if isinstance(value, str) else Integer(attr.parameter, value))
     return out
 
 
-# Processes and namelists: (table, Inquire, its name and selector parameters, Create, the default object).
-_OBJECTS = (
-    ("process", mq.MQCMD_INQUIRE_PROCESS, mq.MQCA_PROCESS_NAME, mq.MQIACF_PROCESS_ATTRS, mq.MQCMD_CREATE_PROCESS, "SYSTEM.DEFAULT.PROCESS"),
-    ("namelist", mq.MQCMD_INQUIRE_NAMELIST, mq.MQCA_NAMELIST_NAME, mq.MQIACF_NAMELIST_ATTRS, mq.MQCMD_CREATE_NAMELIST, "SYSTEM.DEFAULT.NAMELIST"),
-)
+def _kind_default(attr: Attr, subtype: int) -> Value:
+    if attr.struct == "MQCFSL":
+        return ()
+    value = attr.defaults.get(subtype, attr.defaults[0])
+    return (int(value),) if attr.struct == "MQCFIL" else value
+
+
+def _kind_defaults(attrs: Sequence[Attr], subtype: int) -> dict[int, Value]:
+    return {a.parameter: _kind_default(a, subtype) for a in attrs}
 
 
 def object_commands(execute: Execute, *, all_attributes: bool = False) -> list[Message]:
-    """Create (Replace) commands for every process and namelist: the default objects first, each other one as it differs from them."""
+    """Create (Replace) commands for every object of every kind (formats/kinds.tsv), kind by kind: the default objects
+    first, each other one as it differs from its kind's default object (of its subtype)."""
     creates: list[Message] = []
-    for table, inquire, name_parameter, selector, create, default_name in _OBJECTS:
-        answer = execute(Message(inquire, (String(name_parameter, "*"), IntegerList(selector, (mq.MQIACF_ALL,)))))
+    for kind in kinds.kinds():
+        inquire = kind.command("INQUIRE")
+        answer = execute(Message(inquire, (String(kind.name, "*"), IntegerList(kind.selectors, (mq.MQIACF_ALL,)))))
         failed = failure(answer)
         if failed is not None and failed.reason == mq.MQRC_UNKNOWN_OBJECT_NAME:
             continue  # there are none
         if failed is not None:
             raise ExecuteError(f"the queue manager refused {inquire}: reason {failed.reason}")
-        attrs = [a for a in object_attributes(table) if a.access == "set" and not a.zos]
-        table_defaults: dict[int, Value] = {a.parameter: () if a.struct == "MQCFSL" else a.defaults[0] for a in attrs}
-        found = {(r.str_value(name_parameter) or "").rstrip(): _values(r, attrs) for r in answer}
-        base = found.get(default_name, table_defaults)
-        for name in sorted(found, key=lambda n: (n != default_name, n)):
-            params = _differing(found[name], table_defaults if name == default_name else base, attrs, all_attributes)
-            creates.append(Message(create, (String(name_parameter, name), *params, Integer(mq.MQIACF_REPLACE, mq.MQRP_YES))))
+        settable = [a for a in object_attributes(kind.key) if a.access == "set" and not a.zos]
+        found: dict[str, tuple[int, dict[int, Value]]] = {}
+        for response in answer:
+            subtype = (response.int_value(kind.subtype, 0) or 0) if kind.subtype else 0
+            attrs = [a for a in settable if not a.applies or subtype in a.applies]
+            found[(response.str_value(kind.name) or "").rstrip()] = (subtype, _values(response, attrs))
+        defaults = set(kind.defaults.values())
+        for name in sorted(found, key=lambda n: (n not in defaults, n)):
+            subtype, values = found[name]
+            attrs = [a for a in settable if not a.applies or subtype in a.applies]
+            table_defaults = _kind_defaults(attrs, subtype)
+            default_name = kind.default_object(subtype)
+            own = found.get(default_name)
+            base = own[1] if own is not None and own[0] == subtype and name != default_name else table_defaults
+            params = _differing(values, base, attrs, all_attributes)
+            head: list[Parameter] = [String(kind.name, name)]
+            if kind.subtype:
+                head.append(Integer(kind.subtype, subtype))
+            creates.append(Message(kind.command("CREATE"), (*head, *params, Integer(mq.MQIACF_REPLACE, mq.MQRP_YES))))
     return creates
 
 
@@ -135,7 +157,14 @@ def queue_commands(execute: Execute, *, all_attributes: bool = False) -> tuple[M
     """The Change Queue Manager (None when nothing differs) and the Create (Replace) commands that recreate the registry."""
     [qmgr] = _ask(execute, Message(mq.MQCMD_INQUIRE_Q_MGR, (IntegerList(mq.MQIACF_Q_MGR_ATTRS, (mq.MQIACF_ALL,)),)))
     qmgr_attrs = [a for a in qmgr_attributes() if a.access == "set"]
-    qmgr_base: dict[int, Value] = {a.parameter: a.defaults[0] for a in qmgr_attrs if not str(a.defaults[0]).startswith("@")}
+    qmgr_name = (qmgr.str_value(mq.MQCA_Q_MGR_NAME) or "").rstrip()
+    qmgr_base: dict[int, Value] = {}
+    for a in qmgr_attrs:
+        initial = a.defaults[0]
+        if isinstance(initial, str) and "@" in initial:
+            initial = fill_default(initial, qmgr_name)
+        if "@" not in str(initial):
+            qmgr_base[a.parameter] = initial
     changes = _differing(_values(qmgr, qmgr_attrs), qmgr_base, qmgr_attrs, all_attributes)
     alter = Message(mq.MQCMD_CHANGE_Q_MGR, tuple(changes)) if changes else None
     queues = _ask(execute, Message(mq.MQCMD_INQUIRE_Q, (String(mq.MQCA_Q_NAME, "*"), IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQIACF_ALL,)))))

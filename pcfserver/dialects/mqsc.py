@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from pcfserver import mq, names
+from pcfserver import kinds, mq, names
 from pcfserver.codec.model import (
     Integer,
     IntegerFilter,
@@ -92,33 +92,31 @@ _SELECTOR_LISTS = {
     mq.MQCMD_INQUIRE_Q: (mq.MQIACF_Q_ATTRS, "queue", NAME_AND_TYPE),
     mq.MQCMD_INQUIRE_Q_STATUS: (mq.MQIACF_Q_STATUS_ATTRS, "status", STATUS_DEFAULT),
     mq.MQCMD_INQUIRE_Q_MGR: (mq.MQIACF_Q_MGR_ATTRS, "qmgr", ()),
-    mq.MQCMD_INQUIRE_PROCESS: (mq.MQIACF_PROCESS_ATTRS, "process", ()),
-    mq.MQCMD_INQUIRE_NAMELIST: (mq.MQIACF_NAMELIST_ATTRS, "namelist", ()),
+    **{k.command("INQUIRE"): (k.selectors, k.key, ()) for k in kinds.kinds()},
 }
 _DISPLAY_TABLE = {
     mq.MQCMD_INQUIRE_Q: "queue",
     mq.MQCMD_INQUIRE_Q_STATUS: "status",
     mq.MQCMD_INQUIRE_Q_MGR: "qmgr",
-    mq.MQCMD_INQUIRE_PROCESS: "process",
-    mq.MQCMD_INQUIRE_NAMELIST: "namelist",
     mq.MQCMD_INQUIRE_AUTH_RECS: "authrec",
+    **{k.command("INQUIRE"): k.key for k in kinds.kinds()},
     mq.MQCMD_INQUIRE_CHLAUTH_RECS: "chlauth",
 }
 # DEFINE ... LIKE(x): the Create command becomes its Copy, the LIKE name its source and the defined name its target.
 _COPIES = {
     mq.MQCMD_CREATE_Q: (mq.MQCMD_COPY_Q, mq.MQCACF_FROM_Q_NAME, mq.MQCACF_TO_Q_NAME),
-    mq.MQCMD_CREATE_PROCESS: (mq.MQCMD_COPY_PROCESS, mq.MQCACF_FROM_PROCESS_NAME, mq.MQCACF_TO_PROCESS_NAME),
-    mq.MQCMD_CREATE_NAMELIST: (mq.MQCMD_COPY_NAMELIST, mq.MQCACF_FROM_NAMELIST_NAME, mq.MQCACF_TO_NAMELIST_NAME),
+    **{k.command("CREATE"): (k.command("COPY"), k.from_name, k.to_name) for k in kinds.kinds()},
 }
+# The parameter that says which sort of a kind an object is (CHLTYPE): shown right after the name.
+_SUBTYPES = {k.key: k.subtype for k in kinds.kinds() if k.subtype}
 _CREATE_OF_COPY = {copy: create for create, (copy, _source, _target) in _COPIES.items()}
 # The parameter that names the object a display is about, per table (shown first, alone in its entry).
 _NAME_PARAMETERS = {
     "queue": mq.MQCA_Q_NAME,
     "status": mq.MQCA_Q_NAME,
     "qmgr": mq.MQCA_Q_MGR_NAME,
-    "process": mq.MQCA_PROCESS_NAME,
-    "namelist": mq.MQCA_NAMELIST_NAME,
     "authrec": mq.MQCACF_AUTH_PROFILE_NAME,
+    **{k.key: k.name for k in kinds.kinds()},
 }
 _ATTRIBUTE_OPTIONS = {"@attributes": "queue", "@qmgr-attributes": "qmgr", **{f"@{t}-attributes": t for t in OBJECT_TABLES}}
 _SELECTOR_OPTIONS = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr", **{f"@{t}-selectors": t for t in OBJECT_TABLES}}
@@ -388,6 +386,13 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
                 raise _error(f"{item.keyword} needs a list in parentheses", text, item.end, item.keyword)
             params.append(StringList(attr.parameter, tuple(token.text for token in item.values)))
             continue
+        if attr.struct == "MQCFIL":  # a list of words or numbers: COMPHDR(SYSTEM,NONE)
+            if not item.values:
+                raise _error(f"{item.keyword} needs a list in parentheses", text, item.end, item.keyword)
+            takes_numbers = attr.has_range or not (vocab.words.get(attr.parameter) and vocab.words[attr.parameter].to_value)
+            members = [value_from_token(attr.parameter, t, text, item.keyword, numbers=takes_numbers, vocab=vocab) for t in item.values]
+            params.append(IntegerList(attr.parameter, tuple(int(v) for v in members)))
+            continue
         value = _attribute_value(attr, item, text)
         params.append(String(attr.parameter, value) if isinstance(value, str) else Integer(attr.parameter, value))
     for keyword, (parameter, is_required) in options.keyed.items():
@@ -504,6 +509,12 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
             if keyword is None:
                 raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
             parts.append(f"{keyword}({','.join(quote(v.rstrip(), always=quote_all) for v in item.values)})")
+            continue
+        if isinstance(item, IntegerList) and (listed is None or parameter != listed[0]):
+            keyword = next((k for k, a in options.attributes.items() if a.parameter == parameter), None)
+            if keyword is None:
+                raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
+            parts.append(f"{keyword}({','.join(_value_text(parameter, v, quote_all) for v in item.values)})")
             continue
         if not isinstance(item, (Integer, String)):
             raise NotExpressible(f"MQSC cannot carry {names.parameter_name(parameter) or parameter}")
@@ -632,7 +643,11 @@ def display_entries(response: Message, table: str) -> list[str]:
             entry = f"{keyword}({','.join(_display_value(item.parameter, v) for v in item.values)})"
         else:
             continue
-        is_name = item.parameter == name_parameter or (keyword == "TYPE" and table in ("queue", "status"))
+        is_name = (
+            item.parameter == name_parameter
+            or (keyword == "TYPE" and table in ("queue", "status"))
+            or (table in _SUBTYPES and item.parameter == _SUBTYPES[table])
+        )
         if is_name:
             first.append(entry)
         else:
@@ -704,6 +719,15 @@ def syntax_outcome(error: CommandSyntaxError) -> Outcome:
         lines.append(_line("verbs"))
         lines.extend(f"       {verb}" for verb in verbs())
     return Outcome(SYNTAX, (Block(tuple(lines), 0, mq.MQCC_FAILED, mq.MQRCCF_COMMAND_FAILED),))
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def one_line(text: str) -> str:
+    """A command sent as several lines (runCommand, Escape) as one: line ends become blanks.
+    Only CR and LF end a line: U+0085, U+2028 and the like are text, even inside quotes."""
+    return " ".join(_LINE_END.split(text)).strip()
 
 
 def run(text: str, execute: Execute, context: Context | None = None) -> Outcome:

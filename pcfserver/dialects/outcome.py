@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from pcfserver import mq, names
+from pcfserver import kinds, mq, names
 from pcfserver.codec.model import Message, String
 from pcfserver.dialects.keywords import parameter_keyword
 from pcfserver.dialects.tables import table_of_command
@@ -77,12 +77,7 @@ _NAME_PARAMETERS = (
     mq.MQCA_Q_NAME,
     mq.MQCACF_FROM_Q_NAME,
     mq.MQCACF_TO_Q_NAME,
-    mq.MQCA_PROCESS_NAME,
-    mq.MQCACF_FROM_PROCESS_NAME,
-    mq.MQCACF_TO_PROCESS_NAME,
-    mq.MQCA_NAMELIST_NAME,
-    mq.MQCACF_FROM_NAMELIST_NAME,
-    mq.MQCACF_TO_NAMELIST_NAME,
+    *kinds.name_parameters(),
     mq.MQCACF_AUTH_PROFILE_NAME,
 )
 

@@ -13,6 +13,7 @@ a syntax error, 20 the queue manager could not be reached (AMQ8146E).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -75,7 +76,18 @@ def queue_manager_name(execute: Execute) -> str:
 class ScriptRunner:
     """Runs a script line by line, producing the lines a user sees as each command completes."""
 
-    def __init__(self, execute: Execute, *, dialect: str = "mqsc", qmgr_name: str | None = None, clock: Callable[[], str] | None = None) -> None:
+    def __init__(
+        self,
+        execute: Execute,
+        *,
+        dialect: str = "mqsc",
+        qmgr_name: str | None = None,
+        clock: Callable[[], str] | None = None,
+        runner: Callable[[str, Execute, Context], Outcome] | None = None,
+    ) -> None:
+        """``runner``, when given, runs every command in place of its language's front end (``pcfserver
+        console --rest``, where the REST API's runCommand runs the MQSC text on the server); it raises
+        ExecuteError, as ``execute`` does, when the queue manager cannot be reached."""
         if dialect not in DIALECTS:
             raise ValueError(f"unknown dialect {dialect!r}; one of {', '.join(DIALECTS)}")
         self.dialect = dialect
@@ -83,6 +95,7 @@ class ScriptRunner:
         self._execute = execute
         self._qmgr_name = qmgr_name
         self._clock = clock
+        self._runner = runner
         self._reader = ScriptReader(continuation=dialect != "tpf", comments=_COMMENTS[dialect])
         self.number = 0
         self.read = 0
@@ -149,7 +162,7 @@ class ScriptRunner:
         out = self._echo(event)
         dialect = detect(event.text) if self.dialect == "auto" else self.dialect
         try:
-            outcome = RUNNERS[dialect](event.text, self._execute, self._context())
+            outcome = (self._runner or RUNNERS[dialect])(event.text, self._execute, self._context())
         except ExecuteError:
             return out + self._unreachable()
         if outcome.status == END:
@@ -173,12 +186,21 @@ class ScriptRunner:
         return [f"{self.number:6d} : {first}".rstrip(), *(f"       : {line}".rstrip() for line in rest)]
 
 
+def script_lines(text: str) -> list[str]:
+    """A script's lines as a file reader gives them: only CR and LF end a line (str.splitlines
+    would also end one at U+0085, U+2028 and others, which may sit inside a quoted string)."""
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def run_script(text: str, execute: Execute, *, dialect: str = "mqsc", qmgr_name: str | None = None, clock: Callable[[], str] | None = None) -> Transcript:
     """Runs a whole script; its transcript as the platform prints it, and the exit code."""
     runner = ScriptRunner(execute, dialect=dialect, qmgr_name=qmgr_name, clock=clock)
     lines = runner.start()
     if not runner.ended:
-        for line in text.splitlines():
+        for line in script_lines(text):
             lines += runner.feed(line)
             if runner.ended:
                 break

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from pcfserver import names
-from pcfserver.tables import read_table, value_of
+from pcfserver import kinds, names
+from pcfserver.tables import FORMATS_DIR, read_table, value_of
 
 DIALECTS = ("mqsc", "tpf", "ibmi")
 AttrValue = int | str
@@ -22,9 +22,8 @@ BLANK = "(blank)"  # dialect-values.tsv: the empty string (input) or a blank dis
 
 # Queue types by the column suffix of queue-attributes.tsv (as the engine reads them).
 QUEUE_TYPES: dict[str, int] = {"local": 1, "model": 2, "alias": 3, "remote": 6}
-# The objects besides queues, each with its attribute table (<kind>-attributes.tsv); their commands' MQCMD
-# names say which (MQCMD_CREATE_PROCESS, MQCMD_INQUIRE_NAMELIST_NAMES).
-OBJECT_TABLES = ("process", "namelist")
+# The kinds of object besides queues (formats/kinds.tsv), each with its attribute table (<kind>-attributes.tsv).
+OBJECT_TABLES = kinds.keys()
 # Tables shown in their own row order (authrec: the keywords of the AUTHREC commands, authrec-attributes.tsv;
 # chlauth: those of SET and DISPLAY CHLAUTH, chlauth-attributes.tsv).
 ORDERED_TABLES = (*OBJECT_TABLES, "authrec", "chlauth")
@@ -40,7 +39,8 @@ def table_of_command(code: int) -> str:
         return "authrec"
     if "CHLAUTH" in words:
         return "chlauth"
-    return next((table for table in OBJECT_TABLES if table.upper() in words), "queue")
+    found = kinds.kind_of_command(code)
+    return found.key if found else "queue"
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,13 +177,27 @@ def status_attributes() -> tuple[Attr, ...]:
 
 @cache
 def object_attributes(table: str) -> tuple[Attr, ...]:
-    """The attributes of a process or a namelist (or the AUTHREC keywords), in table order (the order displays show them)."""
+    """The attributes of a kind (or the AUTHREC keywords), in table order (the order displays show them).
+
+    ``applies`` holds the subtypes that take the attribute (empty: all); ``defaults`` the default of each subtype
+    that has its own (type_defaults) besides 0, the kind's default."""
     out = []
     for row in read_table(f"{table}-attributes.tsv"):
         is_string = row["struct"] in ("MQCFST", "MQCFSL")
         text = row["default"]
-        out.append(_attr(row, frozenset(), {0: _default(text, is_string) if text or is_string else 0}))
+        defaults: dict[int, AttrValue] = {0: _default(text, is_string) if text or is_string else 0}
+        for part in filter(None, row.get("type_defaults", "").split("|")):
+            subtype, _, value = part.partition("=")
+            defaults[value_of(subtype.strip())] = _default(value, is_string) if value or is_string else 0
+        applies = frozenset(value_of(word) for word in row.get("applies_to", "").split())
+        out.append(_attr(row, applies, defaults))
     return tuple(out)
+
+
+def value_tables() -> tuple[str, ...]:
+    """dialect-values.tsv, then each kind's own value words (<kind>-values.tsv) where it has them."""
+    own = tuple(f"{k}-values.tsv" for k in kinds.keys() if (FORMATS_DIR / f"{k}-values.tsv").is_file())
+    return ("dialect-values.tsv", *own)
 
 
 def attributes_of(table: str) -> tuple[Attr, ...]:
@@ -216,7 +230,7 @@ def vocabulary(dialect: str) -> Vocabulary:
     to_word: dict[int, dict[AttrValue, str]] = {}
     flag_words: dict[int, set[str]] = {}
     flags: dict[str, tuple[int, AttrValue]] = {}
-    for row in read_table("dialect-values.tsv"):
+    for row in (r for t in value_tables() for r in read_table(t)):
         if row["dialect"] != dialect:
             continue
         parameter = value_of(row["parameter"])

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
-from pcfserver import mq
+from pcfserver import kinds, mq
 from pcfserver.tables import read_table, value_of
 
 ADMIN_AUTHS = frozenset((mq.MQAUTH_CHANGE, mq.MQAUTH_CLEAR, mq.MQAUTH_CREATE, mq.MQAUTH_DELETE, mq.MQAUTH_DISPLAY, mq.MQAUTH_CONTROL, mq.MQAUTH_CONTROL_EXTENDED))
@@ -201,7 +201,7 @@ class Requirement:
 def requirements() -> dict[int, tuple[Requirement, ...]]:
     """Per command code, the authorities it needs (formats/command-authorities.tsv)."""
     out: dict[int, list[Requirement]] = {}
-    for row in read_table("command-authorities.tsv"):
+    for row in kinds.expand_rows(read_table("command-authorities.tsv")):
         name = row["name_parameter"]
         out.setdefault(value_of(row["command"]), []).append(
             Requirement(value_of(row["object_type"]), value_of(name) if name else None, value_of(row["authority"]))

@@ -52,17 +52,15 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from pcfserver import mq
 from pcfserver.codec.model import Integer, IntegerFilter, Message, Parameter, String, StringFilter, StringList
 from pcfserver.engine import responses
+from pcfserver.engine.context import EngineView
 from pcfserver.engine.filters import compare
 from pcfserver.engine.responses import Reject
 from pcfserver.engine.store import AnyOp, DeleteChlauth, ObjValue, PutChlauth, SetMeta, Snapshot
-
-if TYPE_CHECKING:
-    from pcfserver.engine.engine import Engine
 
 # The store's metadata key saying IBM's default rules were made (a registry from before records existed
 # gets them at its next open; removing one later is respected).
@@ -194,7 +192,7 @@ class Record:
 
     def names(self, pid: int) -> tuple[str, ...]:
         value = self.attrs.get(pid, ())
-        return value if isinstance(value, tuple) else ()
+        return tuple(str(v) for v in value) if isinstance(value, tuple) else ()
 
 
 def record_key(record_type: int, attrs: dict[int, ObjValue]) -> str:
@@ -221,12 +219,21 @@ class ChlauthRecords:
         return sorted(self.by_ident.values(), key=order_key)
 
 
+class ChlauthView(EngineView, Protocol):
+    """The queue manager as the records see it (``pcfserver.engine.engine.Engine`` satisfies it): the records
+    themselves, and the queue manager's attributes for its CHLAUTH switch."""
+
+    chlauth: ChlauthRecords
+
+    def qmgr_attrs(self) -> dict[int, int | str]: ...
+
+
 class Parsed(Protocol):
     values: dict[int, object]
     filter: IntegerFilter | StringFilter | None
 
 
-def handlers(engine: Engine) -> dict[int, Callable[[Message, Parsed], list[Message]]]:
+def handlers(engine: ChlauthView) -> dict[int, Callable[[Message, Parsed], list[Message]]]:
     """The two commands, for Engine's handler table."""
     return {
         mq.MQCMD_SET_CHLAUTH_REC: lambda command, p: set_chlauth(engine, command, p),
@@ -452,7 +459,7 @@ def order_key(record: Record) -> tuple[object, ...]:
 # ---------------------------------------------------------------------------------- setup
 
 
-def _stamp(engine: Engine, attrs: dict[int, ObjValue]) -> dict[int, ObjValue]:
+def _stamp(engine: ChlauthView, attrs: dict[int, ObjValue]) -> dict[int, ObjValue]:
     date, clock = engine.now()
     attrs[ALTDATE] = date
     attrs[ALTTIME] = clock
@@ -479,7 +486,7 @@ DEFAULT_RULES: tuple[tuple[str, int, dict[int, ObjValue]], ...] = (
 )
 
 
-def seed(engine: Engine) -> list[AnyOp]:
+def seed(engine: ChlauthView) -> list[AnyOp]:
     """IBM's three default rules, as a new queue manager has them."""
     ops: list[AnyOp] = []
     for profile, record_type, given in DEFAULT_RULES:
@@ -490,7 +497,7 @@ def seed(engine: Engine) -> list[AnyOp]:
     return ops
 
 
-def load(engine: Engine, snapshot: Snapshot) -> bool:
+def load(engine: ChlauthView, snapshot: Snapshot) -> bool:
     """The stored records into memory; whether the default rules are still to be made (an older registry)."""
     for (profile, record_type, _key), attrs in snapshot.chlauth.items():
         if record_type not in TAKES:
@@ -503,7 +510,7 @@ def load(engine: Engine, snapshot: Snapshot) -> bool:
 # ---------------------------------------------------------------------------------- Set
 
 
-def _put(engine: Engine, ident: tuple[str, int, str], record: Record | None) -> None:
+def _put(engine: ChlauthView, ident: tuple[str, int, str], record: Record | None) -> None:
     """Makes ``record`` the one at ``ident`` (None removes it): in memory now, undoable, and as a store op."""
     table = engine.chlauth.by_ident
     old = table.get(ident)
@@ -591,7 +598,7 @@ def _check_user_source(record_type: int, given: dict[int, ObjValue]) -> None:
         raise Reject(mq.MQRCCF_WRONG_CHLAUTH_USERSRC, CHCKCLNT)
 
 
-def _check_ranges(engine: Engine, profile: str, record_type: int, given: dict[int, ObjValue], replacing: Record | None) -> None:
+def _check_ranges(engine: ChlauthView, profile: str, record_type: int, given: dict[int, ObjValue], replacing: Record | None) -> None:
     address = given.get(ADDRESS)
     if not isinstance(address, str) or not address:
         return
@@ -607,7 +614,7 @@ def _check_ranges(engine: Engine, profile: str, record_type: int, given: dict[in
             raise Reject(mq.MQRCCF_IPADDR_RANGE_CONFLICT, ADDRESS)
 
 
-def set_chlauth(engine: Engine, command: Message, p: Parsed) -> list[Message]:
+def set_chlauth(engine: ChlauthView, command: Message, p: Parsed) -> list[Message]:
     profile = p.values[PROFILE]
     record_type = p.values[TYPE]
     action = p.values.get(ACTION, mq.MQACT_ADD)
@@ -630,8 +637,10 @@ def set_chlauth(engine: Engine, command: Message, p: Parsed) -> list[Message]:
     key = record_key(record_type, {**DEFAULTS, **given})
     existing = engine.chlauth.get(profile, record_type, key)
     if record_type in BLOCK_TYPES:
-        names = given[required]
-        assert isinstance(names, tuple)
+        given_names = given[required]
+        assert isinstance(given_names, tuple)
+        names = tuple(str(n) for n in given_names)
+        attrs: dict[int, ObjValue]
         if action == mq.MQACT_ADD and existing is not None:
             merged = existing.names(required) + tuple(n for n in names if n not in existing.names(required))
             if len(merged) > MAX_LIST:
@@ -649,7 +658,7 @@ def set_chlauth(engine: Engine, command: Message, p: Parsed) -> list[Message]:
     return responses.success(command)
 
 
-def _remove(engine: Engine, command: Message, profile: str, record_type: int, given: dict[int, ObjValue]) -> list[Message]:
+def _remove(engine: ChlauthView, command: Message, profile: str, record_type: int, given: dict[int, ObjValue]) -> list[Message]:
     for pid in given:
         if pid in _DESCRIPTIVE:
             raise Reject(mq.MQRCCF_WRONG_CHLAUTH_ACTION, pid)
@@ -712,15 +721,15 @@ def shown(record: Record) -> tuple[int, ...]:
     return (*out, ALTDATE, ALTTIME)
 
 
-def _parameter(engine: Engine, pid: int, value: ObjValue) -> Parameter:
+def _parameter(engine: ChlauthView, pid: int, value: ObjValue) -> Parameter:
     if isinstance(value, tuple):
-        return StringList(pid, tuple(v.ljust(_LENGTHS[pid]) for v in value), engine.ccsid)
+        return StringList(pid, tuple(str(v).ljust(_LENGTHS[pid]) for v in value), engine.ccsid)
     if isinstance(value, str):
         return String(pid, value.ljust(_LENGTHS.get(pid, 0)), engine.ccsid)
     return Integer(pid, value)
 
 
-def _response(engine: Engine, command: Message, record: Record, chosen: frozenset[int] | None) -> Message:
+def _response(engine: ChlauthView, command: Message, record: Record, chosen: frozenset[int] | None) -> Message:
     params: list[Parameter] = [String(PROFILE, record.profile.ljust(_LENGTHS[PROFILE]), engine.ccsid), Integer(TYPE, record.type)]
     always = ALWAYS[record.type]
     for pid in shown(record):
@@ -747,7 +756,7 @@ def _passes(record: Record, f: IntegerFilter | StringFilter | None) -> bool:
     return isinstance(actual, (int, str)) and compare(f.operator, actual, f.value)
 
 
-def inquire_chlauth(engine: Engine, command: Message, p: Parsed) -> list[Message]:
+def inquire_chlauth(engine: ChlauthView, command: Message, p: Parsed) -> list[Message]:
     name = p.values[PROFILE]
     assert isinstance(name, str)
     match = p.values.get(MATCH, mq.MQMATCH_GENERIC)
@@ -893,14 +902,14 @@ def decide(records: Iterable[Record], connection: Connection) -> Record | None:
     return mapping
 
 
-def _channel_mcauser(engine: Engine, name: str) -> str:
+def _channel_mcauser(engine: ChlauthView, name: str) -> str:
     """The MCAUSER of the channel definition of that name, when the registry keeps channels (blank otherwise)."""
     channel = engine.objects.get(mq.MQOT_CHANNEL, name)
     value = channel.attrs.get(MCAUSER) if channel is not None else None
     return value.strip() if isinstance(value, str) else ""
 
 
-def outcome(engine: Engine, connection: Connection, found: Record | None) -> Record | str:
+def outcome(engine: ChlauthView, connection: Connection, found: Record | None) -> Record | str:
     """What RUNCHECK answers: the record that blocks or maps the connection, or the user the channel runs as when
     it runs without one (no record applies, or USERSRC(CHANNEL)): the channel's MCAUSER, else the client's user.
     runmqsc prints the latter as ``AMQ9783I: Channel will run using MCAUSER('...')`` (public scripts check for it
@@ -910,7 +919,7 @@ def outcome(engine: Engine, connection: Connection, found: Record | None) -> Rec
     return _channel_mcauser(engine, connection.channel) or connection.clntuser
 
 
-def runcheck(engine: Engine, name: str, values: dict[int, object]) -> Record | str:
+def runcheck(engine: ChlauthView, name: str, values: dict[int, object]) -> Record | str:
     """What a connection would meet (:func:`outcome`); MQRCCF_CHLAUTH_DISABLED when the queue manager's CHLAUTH attribute
     (MQIA_CHLAUTH_RECORDS, when its table has it) is DISABLED: no record is checked then (K: IBM's text for 3357
     says a command "not permitted when channel authentication records are disabled")."""

@@ -69,6 +69,7 @@ from pcfserver.engine.store import (
     Store,
     StoreError,
 )
+from pcfserver.tables import fill_default
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
@@ -280,16 +281,8 @@ class Engine:
         """First start: the queue manager attributes and IBM's four default queues."""
         self._set_identity(qmgr, ccsid)
         date, clock = self._now()
-        tokens: dict[str, AttrValue] = {
-            "@qmgr_name": qmgr,
-            "@ccsid": ccsid,
-            "@date": date,
-            "@time": clock,
-            "@qmid": f"{qmgr}_{date}_{clock}",
-        }
         for attr in self._spec.qmgr_attributes.values():
-            value = attr.defaults[0]
-            self._qmgr[attr.pid] = tokens[value] if isinstance(value, str) and value.startswith("@") else value
+            self._qmgr[attr.pid] = self._qmgr_default(attr, date, clock)
         ops: list[Op] = [
             SetMeta((("qmgr_name", qmgr), ("ccsid", str(ccsid)), ("created", f"{date} {clock}"))),
             SetQmgr(tuple(self._qmgr.items())),
@@ -305,6 +298,23 @@ class Engine:
             ops.append(PutQueue(name, _QT_LOCAL, attrs))
         self._store.commit([*ops, *objects.seed(self), *chlauth.seed(self)])
 
+    def _qmgr_default(self, attr: Attribute, date: str, clock: str) -> AttrValue:
+        """A queue manager attribute's value at creation (qmgr-attributes.tsv's default, its @tokens filled in)."""
+        value = attr.defaults[0]
+        if not isinstance(value, str) or "@" not in value:
+            return value
+        qmgr = self._qmgr_name
+        tokens: dict[str, AttrValue] = {
+            "@qmgr_name": qmgr,
+            "@ccsid": self._ccsid,
+            "@date": date,
+            "@time": clock,
+            "@qmid": f"{qmgr}_{date}_{clock}",
+        }
+        if value in tokens:
+            return tokens[value]
+        return fill_default(value, qmgr)  # @cert_label, a path that names the queue manager (SSLKEYR)
+
     def _load(self, snapshot: Snapshot, qmgr: str | None, ccsid: int | None) -> None:
         stored_name = snapshot.meta["qmgr_name"]
         stored_ccsid = int(snapshot.meta["ccsid"])
@@ -314,9 +324,10 @@ class Engine:
             raise StoreError(f"the data directory's queue manager has CCSID {stored_ccsid}, not {ccsid}")
         self._set_identity(stored_name, stored_ccsid)
         # Attributes added to the tables after the registry was written take their defaults.
+        created = snapshot.meta.get("created", " ").split(" ")
         for attr in self._spec.qmgr_attributes.values():
             value = snapshot.qmgr.get(attr.pid)
-            self._qmgr[attr.pid] = value if value is not None else attr.defaults[0]
+            self._qmgr[attr.pid] = value if value is not None else self._qmgr_default(attr, created[0], created[-1])
         for name, (qtype, attrs) in snapshot.queues.items():
             stored = self._spec.stored.get(qtype)
             if stored is None:
@@ -326,8 +337,9 @@ class Engine:
             self._queues[name] = Queue(name, qtype, complete)
         self.messaging.load(snapshot.messages)
         self.authority.records.update({key: frozenset(auths) for key, auths in snapshot.authrecs.items()})
-        if objects.load(self, snapshot):
-            self._store.commit(objects.seed(self))
+        missing = objects.load(self, snapshot)
+        if missing:
+            self._store.commit(objects.seed(self, missing))
         if chlauth.load(self, snapshot):
             self._store.commit(chlauth.seed(self))
 
@@ -354,6 +366,9 @@ class Engine:
 
     def queue(self, name: str) -> Queue | None:
         return self._queues.get(name)
+
+    def queue_exists(self, name: str) -> bool:
+        return name in self._queues
 
     def qmgr_attr(self, pid: int) -> AttrValue:
         return self._qmgr[pid]
@@ -634,6 +649,7 @@ class Engine:
         attrs = out.attrs
         seen: dict[int, int] = {}
         qtype = 0
+        subtype = cmd.subtype
         for index, item in enumerate(items):
             cls = type(item)
             pid = item.parameter
@@ -653,13 +669,13 @@ class Engine:
                 raise _Reject(DUPLICATE_REASON[cls], pid)
             seen[pid] = family
             if param.applies is not None and qtype and qtype not in param.applies:
-                raise _Reject(PARM_ID_REASON[cls], pid)
+                raise _Reject(param.applies_reason or PARM_ID_REASON[cls], pid)
             if cls is Integer:
                 assert isinstance(item, Integer)
                 value = item.value
                 if not param.value_ok(value):
                     raise _Reject(param.value_reason, pid)
-                if pid == _Q_TYPE:
+                if pid == subtype:
                     qtype = value
                 values[pid] = value
                 if param.attribute is not None:
@@ -682,7 +698,13 @@ class Engine:
                     attrs[pid] = text
             elif cls is IntegerList:
                 assert isinstance(item, IntegerList)
-                values[pid] = self._check_selectors(param, item.values)
+                if param.attribute is not None:  # an attribute that is a list (a channel's COMPHDR)
+                    for number in item.values:
+                        if not param.value_ok(number):
+                            raise _Reject(param.value_reason, pid)
+                    values[pid] = item.values
+                else:
+                    values[pid] = self._check_selectors(param, item.values)
             elif cls is StringList:
                 assert isinstance(item, StringList)
                 texts = tuple(_text(v, param.max_length) for v in item.values)

@@ -28,7 +28,7 @@ def answer(command: Message, values: Mapping[int, object], execute: Callable[[Me
     """The Escape Response messages for one checked MQCMD_ESCAPE (``values``: its parameters by id)."""
     text = values.get(mq.MQCACF_ESCAPE_TEXT, "")
     assert isinstance(text, str)
-    outcome = mqsc.run(" ".join(text.splitlines()).strip(), execute)
+    outcome = mqsc.run(mqsc.one_line(text).strip(), execute)
     blocks = outcome.blocks or (Block((), command.command),)
     out = []
     for block in blocks:

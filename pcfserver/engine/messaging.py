@@ -36,7 +36,7 @@ from pcfserver.engine.store import ClearMessages, DeleteMessage, PutMessage, Upd
 
 if TYPE_CHECKING:
     from pcfserver.engine.engine import Engine, Queue
-    from pcfserver.engine.objects import NamedObject
+    from pcfserver.engine.registry import NamedObject
     from pcfserver.engine.spec import AttrValue
 
 log = logging.getLogger("pcfserver.messages")

@@ -1,38 +1,41 @@
-"""Process definitions and namelists: the PCF commands that define, change, delete and inquire them.
+"""Create, Copy, Change, Delete, Inquire and Inquire Names, written once for every kind of ``formats/kinds.tsv``.
 
-Both are named objects with a table of attributes (``formats/process-attributes.tsv``,
-``formats/namelist-attributes.tsv``); the commands follow the queue commands' rules (IBM's
-Change/Copy/Create, Delete, Inquire and Inquire Names pages for each object):
+A kind is its attribute table (``formats/<kind>-attributes.tsv``) and its row in kinds.tsv; the commands follow
+the queue commands' rules (IBM's Change/Copy/Create, Delete, Inquire and Inquire Names pages for each object):
 
-* Create takes the attributes it does not name from SYSTEM.DEFAULT.PROCESS /
-  SYSTEM.DEFAULT.NAMELIST (the table defaults when that object was deleted); an object of that
-  name already there is MQRCCF_OBJECT_ALREADY_EXISTS unless Replace is MQRP_YES.
+* Create takes the attributes it does not name from the kind's default object (for a kind with subtypes, the
+  default object of the subtype: SYSTEM.DEF.SENDER for a sender channel), or the table's defaults when that object
+  was deleted; an object of that name already there is MQRCCF_OBJECT_ALREADY_EXISTS unless Replace is MQRP_YES.
 * Copy takes them from the object FromName names (MQRC_UNKNOWN_OBJECT_NAME when there is none).
 * Change, Delete and a specific Inquire of an object that is not there: MQRC_UNKNOWN_OBJECT_NAME.
+* A subtype given to Change or Copy that is not the object's: the kind's ``subtype_reason``.
+* An attribute the object's subtype does not take is refused by the engine's parameter checks.
 * Inquire and Inquire Names take generic names; an identity sees only what it may display.
 
-The objects live in :class:`Objects` in memory and in the store's ``objects`` table; each change
-records its undo and its store operation, so a command applies whole or not at all and commits
-in the transaction of its batch.
+Rules of one kind's own live in ``pcfserver/engine/kinds/<kind>.py`` (see ``kinds.RULES``).  Each change records
+its undo and its store operation, so a command applies whole or not at all and commits in its batch's transaction.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from pcfserver import mq
-from pcfserver.codec.model import Integer, IntegerFilter, Message, Parameter, String, StringFilter, StringList
+from pcfserver import kinds, mq
+from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
 from pcfserver.engine import responses
+from pcfserver.engine.context import EngineView
 from pcfserver.engine.filters import OBJECT_NAME, compare, generic_match
+from pcfserver.engine.kinds import RULES
+from pcfserver.engine.registry import NamedObject, Objects
 from pcfserver.engine.responses import Reject
 from pcfserver.engine.spec import Attribute, ObjectSpec, spec
 from pcfserver.engine.store import AnyOp, DeleteObject, ObjValue, PutObject, SetMeta, Snapshot
+from pcfserver.kinds import Kind
+from pcfserver.tables import read_table, value_of
 
-if TYPE_CHECKING:
-    from pcfserver.engine.engine import Engine
+__all__ = ["NamedObject", "Objects", "handlers", "load", "seed"]
 
 _ALL = mq.MQIACF_ALL
 _REPLACE = mq.MQIACF_REPLACE
@@ -40,83 +43,35 @@ _ALT_DATE = mq.MQCA_ALTERATION_DATE
 _ALT_TIME = mq.MQCA_ALTERATION_TIME
 _NAME_COUNT = mq.MQIA_NAME_COUNT
 _NAMES = mq.MQCA_NAMES
-_NAME_LENGTH = 48
-# The store's metadata key saying the default objects were made (a registry from before they
-# existed gets them at its next open, as IBM's upgrade does; deleting one later is respected).
-SEEDED_KEY = "default_objects"
+# The store's metadata key saying a kind's default objects were made (a registry from before the kind existed gets
+# them at its next open, as IBM's upgrade does; deleting one later is respected).  Registries written before kinds
+# had keys of their own hold LEGACY_KEY, which stands for the process and namelist defaults.
+SEEDED_PREFIX = "default_objects."
+LEGACY_KEY = "default_objects"
+LEGACY_KINDS = ("process", "namelist")
 
 
-@dataclass(frozen=True, slots=True)
-class Kind:
-    """One kind of object: its table, MQOT_* type and the parameters its commands carry."""
-
-    key: str  # process / namelist: formats/<key>-attributes.tsv
-    object_type: int
-    name: int  # the parameter that names one (MQCA_PROCESS_NAME)
-    from_name: int  # Copy's source and target
-    to_name: int
-    names: int  # Inquire Names' answer (MQCACF_PROCESS_NAMES)
-    selectors: int  # Inquire's attribute list (MQIACF_PROCESS_ATTRS)
-    default: str  # the default object Create starts from
-
-    @property
-    def table(self) -> ObjectSpec:
-        return spec().objects[self.key]
-
-    def defaults(self) -> dict[int, ObjValue]:
-        """The table's default of each settable attribute (a string list's is empty)."""
-        return {a.pid: default_of(a) for a in self.table.stored if a.access == "set"}
+def table(kind: Kind) -> ObjectSpec:
+    return spec().objects[kind.key]
 
 
-def default_of(attr: Attribute) -> ObjValue:
-    return () if attr.struct == "MQCFSL" else attr.defaults[0]
+def default_of(attr: Attribute, subtype: int = 0) -> ObjValue:
+    """A new object's value: a string list starts empty, an integer list holds its one default value."""
+    if attr.struct == "MQCFSL":
+        return ()
+    value = attr.defaults.get(subtype, attr.defaults[0])
+    if attr.struct == "MQCFIL":
+        assert isinstance(value, int)
+        return (value,)
+    return value
 
 
-PROCESS = Kind(
-    "process",
-    mq.MQOT_PROCESS,
-    mq.MQCA_PROCESS_NAME,
-    mq.MQCACF_FROM_PROCESS_NAME,
-    mq.MQCACF_TO_PROCESS_NAME,
-    mq.MQCACF_PROCESS_NAMES,
-    mq.MQIACF_PROCESS_ATTRS,
-    "SYSTEM.DEFAULT.PROCESS",
-)
-NAMELIST = Kind(
-    "namelist",
-    mq.MQOT_NAMELIST,
-    mq.MQCA_NAMELIST_NAME,
-    mq.MQCACF_FROM_NAMELIST_NAME,
-    mq.MQCACF_TO_NAMELIST_NAME,
-    mq.MQCACF_NAMELIST_NAMES,
-    mq.MQIACF_NAMELIST_ATTRS,
-    "SYSTEM.DEFAULT.NAMELIST",
-)
-KINDS = (PROCESS, NAMELIST)
-
-
-@dataclass(frozen=True, slots=True)
-class NamedObject:
-    """A process or namelist.  Never mutated once registered: a change makes a new record."""
-
-    name: str
-    attrs: dict[int, ObjValue]
-
-
-class Objects:
-    """Every process and namelist in memory, by MQOT_* type and name."""
-
-    __slots__ = ("by_type",)
-
-    def __init__(self) -> None:
-        self.by_type: dict[int, dict[str, NamedObject]] = {kind.object_type: {} for kind in KINDS}
-
-    def get(self, object_type: int, name: str) -> NamedObject | None:
-        table = self.by_type.get(object_type)
-        return None if table is None else table.get(name)
-
-    def names(self, object_type: int) -> list[str]:
-        return sorted(self.by_type[object_type])
+def table_defaults(kind: Kind, subtype: int = 0) -> dict[int, ObjValue]:
+    """The table's default of each settable attribute an object of ``subtype`` takes (a string list's is empty)."""
+    out = {a.pid: default_of(a, subtype) for a in table(kind).stored_for(subtype) if a.access == "set"}
+    if kind.subtype:
+        out[kind.subtype] = subtype
+    return out
 
 
 class Parsed(Protocol):
@@ -128,96 +83,119 @@ class Parsed(Protocol):
 Handler = Callable[[Message, Parsed], list[Message]]
 
 
-def handlers(engine: Engine) -> dict[int, Handler]:
-    """The twelve commands (six per kind), for Engine's handler table."""
-    out: dict[int, Handler] = {}
-    for kind in KINDS:
-        word = kind.key.upper()
-        for verb, function in (
-            ("CREATE", create),
-            ("COPY", copy),
-            ("CHANGE", change),
-            ("DELETE", delete),
-            ("INQUIRE", inquire),
-        ):
-            out[getattr(mq, f"MQCMD_{verb}_{word}")] = partial(function, engine, kind)
-        out[getattr(mq, f"MQCMD_INQUIRE_{word}_NAMES")] = partial(inquire_names, engine, kind)
-    return out
+def handlers(engine: EngineView) -> dict[int, Handler]:
+    """Every kind's commands, for Engine's handler table."""
+    functions = {"CREATE": create, "COPY": copy, "CHANGE": change, "DELETE": delete, "INQUIRE": inquire, "INQUIRE_NAMES": inquire_names}
+    return {code: partial(functions[verb], engine, kind) for code, (kind, verb) in kinds.by_command().items()}
 
 
 # ---------------------------------------------------------------------------------- setup
 
 
-def _stamp(engine: Engine, attrs: dict[int, ObjValue]) -> dict[int, ObjValue]:
+def _stamp(engine: EngineView, attrs: dict[int, ObjValue]) -> dict[int, ObjValue]:
     date, clock = engine.now()
     attrs[_ALT_DATE] = date
     attrs[_ALT_TIME] = clock
     return attrs
 
 
-def seed(engine: Engine) -> list[AnyOp]:
-    """IBM's default objects, SYSTEM.DEFAULT.PROCESS and SYSTEM.DEFAULT.NAMELIST, with the tables' defaults."""
+def _override(kind: Kind, text: str) -> dict[int, ObjValue]:
+    """default-objects.tsv's attributes cell: PARAMETER=value|..., integer values by constant name or number."""
+    out: dict[int, ObjValue] = {}
+    attributes = table(kind).attributes
+    for part in filter(None, text.split("|")):
+        name, _, raw = part.partition("=")
+        pid = value_of(name.strip())
+        attr = attributes.get(pid)
+        if attr is None:
+            raise ValueError(f"default-objects.tsv: {name} is not a {kind.key} attribute")
+        out[pid] = raw if attr.is_string else value_of(raw.strip())
+    return out
+
+
+def seed(engine: EngineView, wanted: tuple[str, ...] | None = None) -> list[AnyOp]:
+    """IBM's default objects of the kinds ``wanted`` (all by default), with their tables' defaults and overrides."""
+    wanted = kinds.keys() if wanted is None else wanted
     ops: list[AnyOp] = []
-    for kind in KINDS:
-        attrs = _stamp(engine, kind.defaults())
-        engine.objects.by_type[kind.object_type][kind.default] = NamedObject(kind.default, attrs)
-        ops.append(PutObject(kind.object_type, kind.default, tuple(attrs.items())))
-    ops.append(SetMeta(((SEEDED_KEY, "1"),)))
+    for row in read_table("default-objects.tsv"):
+        kind = kinds.by_key().get(row["kind"])
+        if kind is None or kind.key not in wanted:
+            continue
+        subtype = value_of(row["subtype"]) if row["subtype"] else 0
+        attrs = _stamp(engine, {**table_defaults(kind, subtype), **_override(kind, row["attributes"])})
+        engine.objects.by_type[kind.object_type][row["name"]] = NamedObject(row["name"], attrs)
+        ops.append(PutObject(kind.object_type, row["name"], tuple(attrs.items())))
+    ops.append(SetMeta(tuple((SEEDED_PREFIX + key, "1") for key in wanted)))
     return ops
 
 
-def load(engine: Engine, snapshot: Snapshot) -> bool:
-    """The stored objects into memory; whether the default objects are still to be made (an older registry)."""
+def load(engine: EngineView, snapshot: Snapshot) -> tuple[str, ...]:
+    """The stored objects into memory; the kinds whose default objects are still to be made (an older registry)."""
+    by_type = kinds.by_object_type()
     for (object_type, name), attrs in snapshot.objects.items():
-        kind = next((k for k in KINDS if k.object_type == object_type), None)
+        kind = by_type.get(object_type)
         if kind is None:
             continue
+        subtype = attrs.get(kind.subtype, 0) if kind.subtype else 0
+        assert isinstance(subtype, int)
         # Attributes added to the table after the object was written take their defaults.
-        complete = {a.pid: attrs.get(a.pid, default_of(a)) for a in kind.table.stored}
+        complete = {a.pid: attrs.get(a.pid, default_of(a, subtype)) for a in table(kind).stored_for(subtype)}
+        if kind.subtype:
+            complete[kind.subtype] = subtype
         engine.objects.by_type[object_type][name] = NamedObject(name, complete)
-    return SEEDED_KEY not in snapshot.meta
+    seeded = {key[len(SEEDED_PREFIX) :] for key in snapshot.meta if key.startswith(SEEDED_PREFIX)}
+    if LEGACY_KEY in snapshot.meta:
+        seeded.update(LEGACY_KINDS)
+    return tuple(key for key in kinds.keys() if key not in seeded)
 
 
 # ---------------------------------------------------------------------------------- changes
 
 
-def _put(engine: Engine, kind: Kind, name: str, record: NamedObject | None) -> None:
+def _put(engine: EngineView, kind: Kind, name: str, record: NamedObject | None) -> None:
     """Makes ``record`` the object called ``name`` (None deletes it): in memory now, undoable, and as a store op."""
-    table = engine.objects.by_type[kind.object_type]
-    old = table.get(name)
+    objects = engine.objects.by_type[kind.object_type]
+    old = objects.get(name)
     if record is None:
-        table.pop(name, None)
+        objects.pop(name, None)
         engine.record_op(DeleteObject(kind.object_type, name))
     else:
-        table[name] = record
+        objects[name] = record
         engine.record_op(PutObject(kind.object_type, name, tuple(record.attrs.items())))
 
     def undo() -> None:
         if old is None:
-            table.pop(name, None)
+            objects.pop(name, None)
         else:
-            table[name] = old
+            objects[name] = old
 
     engine.record_undo(undo)
 
 
-def _names_value(attr: Attribute, values: object) -> tuple[str, ...]:
-    """A namelist's Names: at most MQNC_MAX_NAMELIST_NAME_COUNT, each following the object naming rules."""
+def _list_value(attr: Attribute, values: object) -> tuple[str, ...]:
+    """A string list (a namelist's Names): at most MQNC_MAX_NAMELIST_NAME_COUNT, each following the object naming rules."""
     assert isinstance(values, tuple)
     if len(values) > mq.MQNC_MAX_NAMELIST_NAME_COUNT:
         raise Reject(mq.MQRCCF_CFSL_COUNT_ERROR, attr.pid)
-    for value in values:
-        if not isinstance(value, str) or not OBJECT_NAME.match(value):
-            raise Reject(attr.value_reason, attr.pid)
+    if attr.value_reason == mq.MQRCCF_OBJECT_NAME_ERROR:
+        for value in values:
+            if not isinstance(value, str) or not OBJECT_NAME.match(value):
+                raise Reject(attr.value_reason, attr.pid)
     return tuple(str(v) for v in values)
 
 
 def _given(kind: Kind, p: Parsed) -> dict[int, ObjValue]:
     """The attributes a command sets (the engine checked each; string lists are checked here)."""
     given: dict[int, ObjValue] = dict(p.attrs)
-    for attr in kind.table.stored:
-        if attr.struct == "MQCFSL" and attr.pid in p.values:
-            given[attr.pid] = _names_value(attr, p.values[attr.pid])
+    for attr in table(kind).stored:
+        if attr.pid not in p.values:
+            continue
+        if attr.struct == "MQCFSL":
+            given[attr.pid] = _list_value(attr, p.values[attr.pid])
+        elif attr.struct == "MQCFIL":
+            values = p.values[attr.pid]
+            assert isinstance(values, tuple)
+            given[attr.pid] = tuple(int(v) for v in values)
     return given
 
 
@@ -227,46 +205,80 @@ def _name(p: Parsed, pid: int) -> str:
     return name
 
 
-def _defaults(engine: Engine, kind: Kind) -> dict[int, ObjValue]:
-    """A new object's starting attributes: those of the default object (the table's when it is gone)."""
-    default = engine.objects.get(kind.object_type, kind.default)
-    return dict(default.attrs) if default is not None else kind.defaults()
+def _subtype_of(kind: Kind, record: NamedObject | None) -> int:
+    if not kind.subtype or record is None:
+        return 0
+    value = record.attrs.get(kind.subtype, 0)
+    assert isinstance(value, int)
+    return value
 
 
-def _define(engine: Engine, kind: Kind, command: Message, p: Parsed, name: str, base: dict[int, ObjValue]) -> list[Message]:
-    if engine.objects.get(kind.object_type, name) is not None and p.values.get(_REPLACE) != mq.MQRP_YES:
-        raise Reject(mq.MQRCCF_OBJECT_ALREADY_EXISTS)
-    base.update(_given(kind, p))
-    _put(engine, kind, name, NamedObject(name, _stamp(engine, base)))
+def _given_subtype(kind: Kind, p: Parsed) -> int:
+    value = p.values.get(kind.subtype, 0) if kind.subtype else 0
+    assert isinstance(value, int)
+    return value
+
+
+def _defaults(engine: EngineView, kind: Kind, subtype: int) -> dict[int, ObjValue]:
+    """A new object's starting attributes: those of the default object (the table's when it is gone or of another sort)."""
+    default = engine.objects.get(kind.object_type, kind.default_object(subtype))
+    if default is not None and _subtype_of(kind, default) == subtype:
+        return dict(default.attrs)
+    return table_defaults(kind, subtype)
+
+
+def _define(engine: EngineView, kind: Kind, command: Message, p: Parsed, name: str, base: dict[int, ObjValue]) -> list[Message]:
+    existing = engine.objects.get(kind.object_type, name)
+    if existing is not None and p.values.get(_REPLACE) != mq.MQRP_YES:
+        raise Reject(kind.exists_reason)
+    subtype = _given_subtype(kind, p) or _subtype_of(kind, NamedObject(name, base))
+    if existing is not None and kind.subtype and _subtype_of(kind, existing) != subtype:
+        raise Reject(kind.subtype_reason, kind.subtype)  # Replace cannot change the sort of an object
+    attrs = {**base, **_given(kind, p)}
+    _check(engine, kind, name, attrs, existing)
+    _put(engine, kind, name, NamedObject(name, _stamp(engine, attrs)))
     return responses.success(command)
 
 
-def create(engine: Engine, kind: Kind, command: Message, p: Parsed) -> list[Message]:
-    return _define(engine, kind, command, p, _name(p, kind.name), _defaults(engine, kind))
+def _check(engine: EngineView, kind: Kind, name: str, attrs: dict[int, ObjValue], old: NamedObject | None) -> None:
+    rules = RULES.get(kind.key)
+    if rules is not None:
+        rules(engine, name, attrs, old)
 
 
-def copy(engine: Engine, kind: Kind, command: Message, p: Parsed) -> list[Message]:
+def create(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Message]:
+    return _define(engine, kind, command, p, _name(p, kind.name), _defaults(engine, kind, _given_subtype(kind, p)))
+
+
+def copy(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Message]:
     source = engine.objects.get(kind.object_type, _name(p, kind.from_name))
     if source is None:
-        raise Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        raise Reject(kind.unknown_reason)
+    given = _given_subtype(kind, p)
+    if given and given != _subtype_of(kind, source):
+        raise Reject(kind.subtype_reason, kind.subtype)
     return _define(engine, kind, command, p, _name(p, kind.to_name), dict(source.attrs))
 
 
-def _existing(engine: Engine, kind: Kind, p: Parsed) -> NamedObject:
+def _existing(engine: EngineView, kind: Kind, p: Parsed) -> NamedObject:
     record = engine.objects.get(kind.object_type, _name(p, kind.name))
     if record is None:
-        raise Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        raise Reject(kind.unknown_reason)
+    given = _given_subtype(kind, p)
+    if given and given != _subtype_of(kind, record):
+        raise Reject(kind.subtype_reason, kind.subtype)
     return record
 
 
-def change(engine: Engine, kind: Kind, command: Message, p: Parsed) -> list[Message]:
+def change(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Message]:
     record = _existing(engine, kind, p)
     attrs = {**record.attrs, **_given(kind, p)}
+    _check(engine, kind, record.name, attrs, record)
     _put(engine, kind, record.name, NamedObject(record.name, _stamp(engine, attrs)))
     return responses.success(command)
 
 
-def delete(engine: Engine, kind: Kind, command: Message, p: Parsed) -> list[Message]:
+def delete(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Message]:
     record = _existing(engine, kind, p)
     _put(engine, kind, record.name, None)
     return responses.success(command)
@@ -275,10 +287,21 @@ def delete(engine: Engine, kind: Kind, command: Message, p: Parsed) -> list[Mess
 # ---------------------------------------------------------------------------------- inquiries
 
 
-def _matching(engine: Engine, kind: Kind, pattern: str) -> list[str]:
-    """The names a (generic) name selects that the identity may display, in order."""
-    names = [n for n in engine.objects.names(kind.object_type) if generic_match(pattern, n)]
-    return [n for n in names if engine.may_display(n, kind.object_type)]
+def _matching(engine: EngineView, kind: Kind, p: Parsed) -> list[NamedObject]:
+    """The objects a (generic) name and subtype select that the identity may display, in name order."""
+    pattern = _name(p, kind.name)
+    wanted = _given_subtype(kind, p)
+    objects = engine.objects.by_type[kind.object_type]
+    out = []
+    for name in sorted(objects):
+        if not generic_match(pattern, name):
+            continue
+        record = objects[name]
+        if wanted and wanted != kind.subtype_all and _subtype_of(kind, record) != wanted:
+            continue
+        if engine.may_display(name, kind.object_type):
+            out.append(record)
+    return out
 
 
 def _actual(kind: Kind, record: NamedObject, pid: int) -> ObjValue | None:
@@ -297,10 +320,13 @@ def _passes(kind: Kind, record: NamedObject, f: IntegerFilter | StringFilter | N
     return isinstance(actual, (int, str)) and compare(f.operator, actual, f.value)
 
 
-def _parameter(engine: Engine, attr: Attribute, value: ObjValue) -> Parameter:
+def _parameter(engine: EngineView, attr: Attribute, value: ObjValue) -> Parameter:
+    if attr.struct == "MQCFIL":
+        assert isinstance(value, tuple)
+        return IntegerList(attr.pid, tuple(int(v) for v in value))
     if attr.struct == "MQCFSL":
         assert isinstance(value, tuple)
-        return StringList(attr.pid, tuple(v.ljust(attr.max_length) for v in value), engine.ccsid)
+        return StringList(attr.pid, tuple(str(v).ljust(attr.max_length) for v in value), engine.ccsid)
     if attr.is_string:
         assert isinstance(value, str)
         return String(attr.pid, value.ljust(attr.max_length), engine.ccsid)
@@ -308,28 +334,37 @@ def _parameter(engine: Engine, attr: Attribute, value: ObjValue) -> Parameter:
     return Integer(attr.pid, value)
 
 
-def inquire(engine: Engine, kind: Kind, command: Message, p: Parsed) -> list[Message]:
+def _name_length(kind: Kind) -> int:
+    attr = table(kind).attributes.get(kind.name)
+    return attr.max_length if attr is not None and attr.max_length else 48
+
+
+def inquire(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Message]:
     selectors = p.values.get(kind.selectors, (_ALL,))
     assert isinstance(selectors, tuple)
     everything = _ALL in selectors
     chosen = frozenset(selectors)
+    width = _name_length(kind)
     out: list[Message] = []
-    for name in _matching(engine, kind, _name(p, kind.name)):
-        record = engine.objects.by_type[kind.object_type][name]
+    for record in _matching(engine, kind, p):
         if not _passes(kind, record, p.filter):
             continue
-        params: list[Parameter] = [String(kind.name, name.ljust(_NAME_LENGTH), engine.ccsid)]
-        for attr in kind.table.reported:
+        params: list[Parameter] = [String(kind.name, record.name.ljust(width), engine.ccsid)]
+        subtype = _subtype_of(kind, record)
+        if kind.subtype:
+            params.append(Integer(kind.subtype, subtype))
+        for attr in table(kind).reported_for(subtype):
             if everything or attr.pid in chosen:
                 value = _actual(kind, record, attr.pid)
-                params.append(_parameter(engine, attr, default_of(attr) if value is None else value))
+                params.append(_parameter(engine, attr, default_of(attr, subtype) if value is None else value))
         out.append(responses.ok_response(command, tuple(params)))
     if not out:
-        raise Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        raise Reject(kind.unknown_reason)
     return responses.numbered(out)
 
 
-def inquire_names(engine: Engine, kind: Kind, command: Message, p: Parsed) -> list[Message]:
-    names = _matching(engine, kind, _name(p, kind.name))
-    params = (StringList(kind.names, tuple(n.ljust(_NAME_LENGTH) for n in names), engine.ccsid),)
+def inquire_names(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Message]:
+    width = _name_length(kind)
+    names = [r.name for r in _matching(engine, kind, p)]
+    params = (StringList(kind.names, tuple(n.ljust(width) for n in names), engine.ccsid),)
     return responses.numbered([responses.ok_response(command, params)])

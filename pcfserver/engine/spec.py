@@ -8,10 +8,10 @@ work is dictionary lookups and integer comparisons.  Adding an attribute is one 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
-from pcfserver import mq
+from pcfserver import kinds, mq
 from pcfserver.codec.model import (
     ByteString,
     ByteStringFilter,
@@ -119,6 +119,7 @@ class Attribute:
     access: str
     zos: bool
     value_reason: int
+    wrong_type_reason: int = 0  # given for a subtype that does not take it (0: the structure's PARM_ID_ERROR)
 
     def value_ok(self, value: int) -> bool:
         return in_domain(value, self.values, self.has_range, self.low, self.high)
@@ -144,6 +145,7 @@ class Param:
     name_rule: str
     selectors: frozenset[int] | None
     attribute: Attribute | None
+    applies_reason: int = 0  # given for a subtype that does not take it (0: the structure's PARM_ID_ERROR)
 
     def value_ok(self, value: int) -> bool:
         return in_domain(value, self.values, self.has_range, self.low, self.high)
@@ -158,17 +160,29 @@ class CommandSpec:
     max_params: int
     allow_filter: bool
     set_attributes: frozenset[int] = field(default_factory=frozenset)
-    kind: str = "queue"  # the object the command acts on: queue, process or namelist (its filters' table)
+    kind: str = "queue"  # the object the command acts on: queue, or a kind of formats/kinds.tsv (its filters' table)
+    subtype: int = mq.MQIA_Q_TYPE  # the parameter whose value decides which attributes apply (QType, ChannelType)
 
 
 @dataclass(frozen=True, slots=True)
 class ObjectSpec:
-    """One kind of object besides queues (process, namelist): its attribute table."""
+    """One kind of object besides queues (formats/kinds.tsv): its attribute table."""
 
     kind: str
     attributes: dict[int, Attribute]
     stored: tuple[Attribute, ...]  # settable attributes and the inquire-only strings (alteration date, time)
     reported: tuple[Attribute, ...]  # what Inquire reports, in table order
+
+    def stored_for(self, subtype: int) -> tuple[Attribute, ...]:
+        """The stored attributes an object of a subtype (0: a kind without subtypes) holds."""
+        return tuple(a for a in self.stored if not a.applies or subtype in a.applies)
+
+    def reported_for(self, subtype: int) -> tuple[Attribute, ...]:
+        return tuple(a for a in self.reported if not a.applies or subtype in a.applies)
+
+    def default(self, attr: Attribute, subtype: int) -> AttrValue:
+        """An attribute's value in a new default object of a subtype."""
+        return attr.defaults.get(subtype, attr.defaults[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,22 +199,27 @@ class Spec:
     reported: dict[int, tuple[Attribute, ...]]
     qmgr_reported: tuple[Attribute, ...]
     objects: dict[str, ObjectSpec] = field(default_factory=dict)
+    records: dict[str, dict[int, Attribute]] = field(default_factory=dict)  # RECORD_TABLES' attributes
 
     def attributes_of(self, kind: str) -> dict[int, Attribute]:
         """The attribute table of a command's object (queue attributes for queue commands)."""
         found = self.objects.get(kind)
-        return found.attributes if found is not None else self.queue_attributes
+        if found is not None:
+            return found.attributes
+        return self.records.get(kind, self.queue_attributes)
 
 
-# The objects other than queues, each with its table in formats/ (<kind>-attributes.tsv); a command acts on
-# the object its MQCMD name says (MQCMD_CREATE_PROCESS, MQCMD_INQUIRE_NAMELIST_NAMES).  chlauth: channel
-# authentication records (not named objects; the table gives Inquire Channel Authentication Records its filters).
-OBJECT_KINDS = ("process", "namelist", "chlauth")
+# Tables that are not kinds of named object but give their commands' filters their attributes (the commands with
+# CHLAUTH in their name: channel authentication records, formats/chlauth-attributes.tsv).
+RECORD_TABLES: dict[str, tuple[int, ...]] = {"chlauth": (mq.MQCMD_SET_CHLAUTH_REC, mq.MQCMD_INQUIRE_CHLAUTH_RECS)}
 
 
-def command_kind(command_name: str) -> str:
-    words = command_name.split("_")[2:]
-    return next((kind for kind in OBJECT_KINDS if kind.upper() in words), "queue")
+def command_kind(code: int) -> str:
+    """The kind a command acts on: a kind of formats/kinds.tsv (MQCMD_CREATE_PROCESS), a record table, else queue."""
+    found = kinds.kind_of_command(code)
+    if found:
+        return found.key
+    return next((table for table, codes in RECORD_TABLES.items() if code in codes), "queue")
 
 
 def _range(text: str) -> tuple[int, int, bool]:
@@ -272,15 +291,27 @@ def _queue_attribute(row: dict[str, str]) -> Attribute:
     return _attribute(row, applies, defaults, zos=row["platforms"] == "zos")
 
 
-def _object_attribute(row: dict[str, str]) -> Attribute:
-    text = row["default"]
+def _object_value(text: str, is_string: bool) -> AttrValue:
+    return text if is_string else (value_of(text) if text else 0)
+
+
+def _object_attribute(row: dict[str, str], wrong_type: int = 0) -> Attribute:
+    """A row of a kind's table: applies_to (subtypes), type_defaults (a subtype's own default) and wrong_type_reason
+    (for a subtype that does not take it; ``wrong_type`` when empty) may be given."""
     is_string = _is_string(row["struct"])
-    default: AttrValue = text if is_string else (value_of(text) if text else 0)
-    return _attribute(row, frozenset(), {0: default}, zos=row["platforms"] == "zos")
+    defaults: dict[int, AttrValue] = {0: _object_value(row["default"], is_string)}
+    for part in filter(None, row.get("type_defaults", "").split("|")):
+        subtype, _, text = part.partition("=")
+        defaults[value_of(subtype.strip())] = _object_value(text, is_string)
+    applies = frozenset(value_of(word) for word in row.get("applies_to", "").split())
+    attr = _attribute(row, applies, defaults, zos=row["platforms"] == "zos")
+    reason = row.get("wrong_type_reason", "")
+    return replace(attr, wrong_type_reason=value_of(reason) if reason else wrong_type)
 
 
 def _object_spec(kind: str) -> ObjectSpec:
-    attrs = {a.pid: a for a in map(_object_attribute, read_table(f"{kind}-attributes.tsv"))}
+    wrong_type = kinds.by_key()[kind].attribute_reason
+    attrs = {a.pid: a for a in (_object_attribute(row, wrong_type) for row in read_table(f"{kind}-attributes.tsv"))}
     usable = [a for a in attrs.values() if not a.zos and a.access != "command"]
     return ObjectSpec(
         kind=kind,
@@ -314,6 +345,7 @@ def _param_from_attribute(attr: Attribute, required: bool = False, position: int
         name_rule="",
         selectors=None,
         attribute=attr if attr.access == "set" else None,
+        applies_reason=attr.wrong_type_reason,
     )
 
 
@@ -372,7 +404,8 @@ def spec() -> Spec:
     """The engine's tables, loaded once per process."""
     queue_attrs = {a.pid: a for a in map(_queue_attribute, read_table("queue-attributes.tsv"))}
     qmgr_attrs = {a.pid: a for a in map(_qmgr_attribute, read_table("qmgr-attributes.tsv"))}
-    objects = {kind: _object_spec(kind) for kind in OBJECT_KINDS}
+    objects = {kind: _object_spec(kind) for kind in kinds.keys()}
+    records = {table: {a.pid: a for a in map(_object_attribute, read_table(f"{table}-attributes.tsv"))} for table in RECORD_TABLES}
     all_value = mq.MQIACF_ALL
     selectors = {
         "@queue-selectors": frozenset(
@@ -383,16 +416,20 @@ def spec() -> Spec:
         "@queue-status-selectors": frozenset([all_value, *(value_of(row["parameter"]) for row in read_table("queue-status-attributes.tsv"))]),
     }
     for kind, found in objects.items():
-        selectors[f"@{kind}-selectors"] = frozenset([all_value, *(a.pid for a in found.attributes.values() if a.access != "command")])
+        subtype = kinds.by_key()[kind].subtype
+        selectors[f"@{kind}-selectors"] = frozenset(
+            [all_value, *(a.pid for a in found.attributes.values() if a.access != "command"), *([subtype] if subtype else [])]
+        )
     rows_by_command: dict[str, list[dict[str, str]]] = {}
-    for row in read_table("commands.tsv"):
+    for row in kinds.expand_rows(read_table("commands.tsv")):
         rows_by_command.setdefault(row["command"], []).append(row)
     commands: dict[int, CommandSpec] = {}
     for name, rows in rows_by_command.items():
         params: dict[int, Param] = {}
         allow_filter = False
         set_attrs: list[int] = []
-        kind = command_kind(name)
+        code = constants().values[name]
+        kind = command_kind(code)
         own = objects[kind].attributes if kind in objects else queue_attrs
         groups = {"@queue-attributes": queue_attrs, "@qmgr-attributes": qmgr_attrs, **{f"@{k}-attributes": o.attributes for k, o in objects.items()}}
         for row in rows:
@@ -417,7 +454,7 @@ def spec() -> Spec:
         # The most parameters a command can carry without a duplicate; z/OS-only ones count so
         # that sending one is reported as that parameter's error, not as a count error.
         usable = len(params)
-        code = constants().values[name]
+        subtype = kinds.by_key()[kind].subtype if kind in objects else mq.MQIA_Q_TYPE
         commands[code] = CommandSpec(
             code=code,
             name=name,
@@ -427,6 +464,7 @@ def spec() -> Spec:
             allow_filter=allow_filter,
             set_attributes=frozenset(set_attrs),
             kind=kind,
+            subtype=subtype,
         )
     known = frozenset(
         value for key, value in constants().values.items() if key.startswith("MQCMD_") and key != "MQCMD_NONE"
@@ -449,4 +487,5 @@ def spec() -> Spec:
         reported=reported,
         qmgr_reported=qmgr_reported,
         objects=objects,
+        records=records,
     )

@@ -41,7 +41,8 @@ from pathlib import Path
 from typing import Protocol
 
 AttrValue = int | str
-ObjValue = int | str | tuple[str, ...]  # a process or namelist attribute (a namelist's Names is a tuple)
+# An object's attribute: an integer, a string, or a list of either (a namelist's Names, a channel's COMPHDR).
+ObjValue = int | str | tuple[str, ...] | tuple[int, ...]
 
 DB_NAME = "registry.sqlite3"
 SCHEMA_VERSION = 6
@@ -408,15 +409,18 @@ class Snapshot:
 
 
 def _object_attrs(text: str) -> dict[int, ObjValue]:
-    """An objects row's attributes: [parameter, value] pairs whose value is an int, a string or a list of strings."""
+    """An objects row's attributes: [parameter, value] pairs whose value is an int, a string or a list of either."""
     out: dict[int, ObjValue] = {}
     for param, value in json.loads(text):
         if type(param) is not int:
             raise TypeError("a parameter that is not an int")
         if isinstance(value, list):
-            if not all(isinstance(v, str) for v in value):
-                raise TypeError("a list that is not of strings")
-            out[param] = tuple(value)
+            if all(type(v) is str for v in value):
+                out[param] = tuple(str(v) for v in value)
+            elif all(type(v) is int for v in value):
+                out[param] = tuple(int(v) for v in value)
+            else:
+                raise TypeError("a list that is not of strings or of integers")
         elif type(value) in (int, str):
             out[param] = value
         else:

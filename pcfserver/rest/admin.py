@@ -27,7 +27,7 @@ from functools import cache
 from typing import Any
 from urllib.parse import unquote
 
-from pcfserver import mq
+from pcfserver import kinds, mq
 from pcfserver.dialects import CommandSyntaxError, keyword_parameter, keyword_values, mqsc
 from pcfserver.dialects.keywords import is_string_parameter
 from pcfserver.dialects.outcome import Execute, failure
@@ -46,12 +46,11 @@ _TABLES = {
     mq.MQCMD_INQUIRE_Q: "queue",
     mq.MQCMD_INQUIRE_Q_STATUS: "status",
     mq.MQCMD_INQUIRE_Q_MGR: "qmgr",
-    mq.MQCMD_INQUIRE_PROCESS: "process",
-    mq.MQCMD_INQUIRE_NAMELIST: "namelist",
+    **{k.command("INQUIRE"): k.key for k in kinds.kinds()},
     mq.MQCMD_INQUIRE_CHLAUTH_RECS: "chlauth",
 }
 """The attribute table whose keywords name each display's answers."""
-_QUALIFIER_TABLES = {"QMGR": "qmgr", "PROCESS": "process", "NAMELIST": "namelist", "NL": "namelist", "CHLAUTH": "chlauth"}
+_QUALIFIER_TABLES = {"QMGR": "qmgr", "CHLAUTH": "chlauth", **{word: k.key for word, k in kinds.by_qualifier().items()}}
 """The attribute table a runCommandJSON qualifier's keywords come from (queues otherwise)."""
 
 
@@ -160,7 +159,7 @@ class AdminApi:
         special = self._special(text)
         if special is not None:
             return _answer([(mq.MQCC_OK, mq.MQRC_NONE, {"text": special[1]})])
-        outcome = mqsc.run(" ".join(text.splitlines()).strip(), execute)
+        outcome = mqsc.run(mqsc.one_line(text).strip(), execute)
         items: list[tuple[int, int, dict[str, object]]] = [(b.comp_code, b.reason, {"text": list(b.lines)}) for b in outcome.blocks]
         return _answer(items or [(mq.MQCC_OK, mq.MQRC_NONE, {"text": []})])
 

@@ -42,7 +42,7 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
     defaults = ServerConfig()
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=1414, help="TCP port; 0 picks a free one (default 1414)")
-    parser.add_argument("--http-port", type=int, default=None, metavar="N", help="also serve IBM MQ's messaging REST API over HTTP on this port; 0 picks a free one (default: off)")
+    parser.add_argument("--http-port", type=int, default=None, metavar="N", help="also serve IBM MQ's REST API (messaging and administration) over HTTP on this port; 0 picks a free one (default: off)")
     parser.add_argument("--https-port", type=int, default=None, metavar="N", help="serve the REST API over HTTPS on this port; 0 picks a free one (default: off; mqweb uses 9443)")
     parser.add_argument("--pcf-tls", action="store_true", help="the PCF port speaks TLS (with --tls-ca, clients must present a certificate whose CN is a user)")
     parser.add_argument("--tls-cert", default=None, metavar="PEM", help="TLS certificate chain (default: a self-signed one for localhost, made once in the data directory)")

@@ -1,0 +1,32 @@
+"""The named objects of every kind in memory (formats/kinds.tsv): by MQOT_* type and name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pcfserver import kinds
+from pcfserver.engine.store import ObjValue
+
+
+@dataclass(frozen=True, slots=True)
+class NamedObject:
+    """One object (a channel, a process, ...).  Never mutated once registered: a change makes a new record."""
+
+    name: str
+    attrs: dict[int, ObjValue]
+
+
+class Objects:
+    """Every object of every kind, by MQOT_* type and name."""
+
+    __slots__ = ("by_type",)
+
+    def __init__(self) -> None:
+        self.by_type: dict[int, dict[str, NamedObject]] = {kind.object_type: {} for kind in kinds.kinds()}
+
+    def get(self, object_type: int, name: str) -> NamedObject | None:
+        table = self.by_type.get(object_type)
+        return None if table is None else table.get(name)
+
+    def names(self, object_type: int) -> list[str]:
+        return sorted(self.by_type[object_type])
