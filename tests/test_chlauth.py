@@ -692,14 +692,21 @@ def test_runcheck_of_a_queue_manager_channel_uses_qmgrmap_and_no_block_user(engi
     assert records(runcheck(engine, "TO.QM1", "10.0.0.1", qmname="XQM")) == [{mq.MQCACH_MCA_USER_ID: ""}]
 
 
-def test_runcheck_with_chlauth_disabled_on_the_queue_manager(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
-    """ALTER QMGR CHLAUTH(DISABLED) (MQIA_CHLAUTH_RECORDS; the queue manager table's own row when it has one): no record is checked."""
-    attrs = {**engine.qmgr_attrs(), mq.MQIA_CHLAUTH_RECORDS: mq.MQCHLA_DISABLED}
-    monkeypatch.setattr(engine, "qmgr_attrs", lambda: attrs)
-    assert reason(runcheck(engine, "SYSTEM.DEF.SVRCONN", "10.0.0.1", clntuser="app")) == mq.MQRCCF_CHLAUTH_DISABLED
-    # the records are still set and displayed
-    assert reason(engine.execute(addressmap("APP", "*", CHANNEL))) == 0
-    assert len(everything(engine)) == 4
+def test_runcheck_follows_alter_qmgr_chlauth_and_the_channels_mcauser(engine: Engine) -> None:
+    """ALTER QMGR CHLAUTH(DISABLED): no record is checked (MQRCCF_CHLAUTH_DISABLED) though records are still set
+    and shown; a channel that runs without a mapping record runs as its own MCAUSER when it has one."""
+    script = """\
+ALTER QMGR CHLAUTH(DISABLED)
+DIS CHLAUTH(SYSTEM.DEF.SVRCONN) MATCH(RUNCHECK) CLNTUSER('app') ADDRESS('10.0.0.1')
+SET CHLAUTH('APP') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(CHANNEL)
+ALTER QMGR CHLAUTH(ENABLED)
+DEFINE CHANNEL(DEV.APP.SVRCONN) CHLTYPE(SVRCONN) MCAUSER('app')
+DIS CHLAUTH(DEV.APP.SVRCONN) MATCH(RUNCHECK) CLNTUSER('bob') ADDRESS('10.0.0.1')
+"""
+    text = run_script(script, engine.execute, qmgr_name="QM1").text
+    assert "Reason 3357 MQRCCF_CHLAUTH_DISABLED." in text
+    assert "AMQ8877I: IBM MQ channel authentication record set." in text
+    assert "AMQ9783I: Channel will run using MCAUSER('app').\n" in text
 
 
 def test_display_where_filters_records(engine: Engine) -> None:
