@@ -45,11 +45,12 @@ def _profile(values: dict[int, object], qmgr: str) -> str:
     return profile
 
 
-def _auths(values: dict[int, object], pid: int) -> tuple[int, ...]:
+def _auths(values: dict[int, object], pid: int, object_type: int) -> tuple[int, ...]:
+    """The authorities a command adds or removes: each one the object type takes (formats/authrec-object-types.tsv)."""
     given = values.get(pid, ())
     assert isinstance(given, tuple)
     for value in given:
-        if not isinstance(value, int) or not valid_auth(value):
+        if not isinstance(value, int) or not valid_auth(value, object_type):
             raise MQIError(mq.MQRCCF_AUTH_VALUE_ERROR)
     return tuple(int(v) for v in given)
 
@@ -76,14 +77,14 @@ def set_auth_rec(engine: Engine, command: Message, p: Parsed) -> list[Message]:
     profile = _profile(p.values, engine.qmgr_name)
     object_type = p.values[mq.MQIACF_OBJECT_TYPE]
     assert isinstance(object_type, int)
-    add = _auths(p.values, mq.MQIACF_AUTH_ADD_AUTHS)
-    remove = _auths(p.values, mq.MQIACF_AUTH_REMOVE_AUTHS)
+    add = _auths(p.values, mq.MQIACF_AUTH_ADD_AUTHS, object_type)
+    remove = _auths(p.values, mq.MQIACF_AUTH_REMOVE_AUTHS, object_type)
     if not add and not remove:
         raise MQIError(mq.MQRCCF_AUTH_VALUE_MISSING)
     for etype, entity in _entities(p.values):
         key = (profile, object_type, etype, entity)
         current = engine.authority.records.get(key, frozenset())
-        _store(engine, key, (current - expand(remove)) | expand(add))
+        _store(engine, key, (current - expand(remove, object_type)) | expand(add, object_type))
     return responses.success(command)
 
 

@@ -31,7 +31,7 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.engine import authrecs, escape, move, objects, queue_status, responses
+from pcfserver.engine import authrecs, chlauth, escape, move, objects, queue_status, responses
 from pcfserver.engine.authority import AuthorityRecords, Identity, command_allowed, operation_allowed
 from pcfserver.engine.filters import GENERIC_NAME as _GENERIC_NAME
 from pcfserver.engine.filters import OBJECT_NAME as _OBJECT_NAME
@@ -200,10 +200,12 @@ class Engine:
             mq.MQCMD_INQUIRE_AUTH_RECS: lambda c, p: authrecs.inquire_auth_recs(self, c, p),
             mq.MQCMD_ESCAPE: lambda command, p: escape.answer(command, p.values, self._execute_one, self._ccsid),
             **objects.handlers(self),
+            **chlauth.handlers(self),
         }
         self.objects = objects.Objects()
         self.messaging = MessageLayer(self)
         self.authority = AuthorityRecords()
+        self.chlauth = chlauth.ChlauthRecords()
         self._identity: Identity | None = None  # who the commands being applied run for (None: the server)
         missing = set(self._spec.commands) - set(self._handlers)
         if missing:
@@ -253,7 +255,7 @@ class Engine:
             attrs = self.queues.new_attrs(_QT_LOCAL, dict(self.queues.table_defaults[_QT_LOCAL]), None)
             self._queues[name] = Queue(name, _QT_LOCAL, attrs)
             ops.append(PutQueue(name, _QT_LOCAL, attrs))
-        self._store.commit([*ops, *objects.seed(self)])
+        self._store.commit([*ops, *objects.seed(self), *chlauth.seed(self)])
 
     def _qmgr_default(self, attr: Attribute, date: str, clock: str) -> AttrValue:
         """A queue manager attribute's value at creation (qmgr-attributes.tsv's default, its @tokens filled in)."""
@@ -297,6 +299,8 @@ class Engine:
         missing = objects.load(self, snapshot)
         if missing:
             self._store.commit(objects.seed(self, missing))
+        if chlauth.load(self, snapshot):
+            self._store.commit(chlauth.seed(self))
 
     def close(self) -> None:
         """Ends every session (their units of work backed out), keeps NPMCLASS(HIGH) messages, closes the store."""
