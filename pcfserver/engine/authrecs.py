@@ -16,7 +16,7 @@ from pcfserver.engine.messages import MQIError
 from pcfserver.engine.store import SetAuthRec
 
 if TYPE_CHECKING:
-    from pcfserver.engine.engine import Engine
+    from pcfserver.engine.context import EngineView
 
 
 class Parsed(Protocol):
@@ -55,7 +55,7 @@ def _auths(values: dict[int, object], pid: int, object_type: int) -> tuple[int, 
     return tuple(int(v) for v in given)
 
 
-def _store(engine: Engine, key: tuple[str, int, int, str], auths: frozenset[int]) -> None:
+def _store(engine: EngineView, key: tuple[str, int, int, str], auths: frozenset[int]) -> None:
     records = engine.authority.records
     old = records.get(key)
     if auths:
@@ -73,7 +73,7 @@ def _store(engine: Engine, key: tuple[str, int, int, str], auths: frozenset[int]
     engine.record_op(SetAuthRec(*key, tuple(sorted(auths))))
 
 
-def set_auth_rec(engine: Engine, command: Message, p: Parsed) -> list[Message]:
+def set_auth_rec(engine: EngineView, command: Message, p: Parsed) -> list[Message]:
     profile = _profile(p.values, engine.qmgr_name)
     object_type = p.values[mq.MQIACF_OBJECT_TYPE]
     assert isinstance(object_type, int)
@@ -88,7 +88,7 @@ def set_auth_rec(engine: Engine, command: Message, p: Parsed) -> list[Message]:
     return responses.success(command)
 
 
-def delete_auth_rec(engine: Engine, command: Message, p: Parsed) -> list[Message]:
+def delete_auth_rec(engine: EngineView, command: Message, p: Parsed) -> list[Message]:
     profile = _profile(p.values, engine.qmgr_name)
     object_type = p.values[mq.MQIACF_OBJECT_TYPE]
     assert isinstance(object_type, int)
@@ -101,7 +101,7 @@ def delete_auth_rec(engine: Engine, command: Message, p: Parsed) -> list[Message
     return responses.success(command)
 
 
-def inquire_auth_recs(engine: Engine, command: Message, p: Parsed) -> list[Message]:
+def inquire_auth_recs(engine: EngineView, command: Message, p: Parsed) -> list[Message]:
     options = p.values[mq.MQIACF_AUTH_OPTIONS]
     profile = p.values[mq.MQCACF_AUTH_PROFILE_NAME]
     assert isinstance(options, int) and isinstance(profile, str)
