@@ -169,10 +169,10 @@ class Engine:
     def __init__(self, store: Store, qmgr: str | None = None, ccsid: int | None = None) -> None:
         self._spec = spec()
         self._store = store
+        self._tx = Transaction()
         self.queues = Queues(self, self._spec)
         self._queues = self.queues.by_name  # the same dictionary: the parse path reads it directly
         self._qmgr: dict[int, AttrValue] = {}
-        self._tx = Transaction()
         self._ok_cache: dict[tuple[int, int, str], tuple[Message, ...]] = {}
         # Parameter lists already validated: by command, version and the identity of each
         # parameter object (the decoder shares equal ones); each entry keeps its objects alive.
@@ -404,10 +404,6 @@ class Engine:
 
     # ------------------------------------------------------------------ time
 
-    def now(self) -> tuple[str, str]:
-        """Date "yyyy-mm-dd" and time "hh.mm.ss" (local time), as alteration dates are kept."""
-        return self._now()
-
     def _now(self) -> tuple[str, str]:
         """Date "yyyy-mm-dd" and time "hh.mm.ss" (local time), formatted once per second."""
         second = int(time.time())
@@ -415,6 +411,8 @@ class Engine:
             local = time.localtime(second)
             self._clock = (second, time.strftime("%Y-%m-%d", local), time.strftime("%H.%M.%S", local))
         return self._clock[1], self._clock[2]
+
+    now = _now  # the rooms' name for it (a plain alias: no extra call on the hot path)
 
     # ------------------------------------------------------------------ execution
 
@@ -747,10 +745,7 @@ class Engine:
         """The transaction of what is being applied (undo records and store operations)."""
         return self._tx
 
-    def ok(self, command: Message) -> list[Message]:
-        """The one-message success answer (cached)."""
-        return self._ok(command)
-
+    ok = _ok  # the rooms' name for the cached success answer
 
 def open_engine(data_dir: Path | None = None, qmgr: str | None = None, ccsid: int | None = None) -> Engine:
     """An engine over ``data_dir`` (SQLite registry, created at first start) or in memory (None).

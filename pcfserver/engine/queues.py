@@ -108,10 +108,11 @@ class QueueContext(Protocol):
 class Queues:
     """Every queue definition, by name, and the queue commands."""
 
-    __slots__ = ("_engine", "_spec", "by_name", "table_defaults")
+    __slots__ = ("_engine", "_spec", "_tx", "by_name", "table_defaults")
 
     def __init__(self, engine: QueueContext, spec: Spec) -> None:
         self._engine = engine
+        self._tx = engine.transaction  # one object for the engine's life (each batch empties it)
         self._spec = spec
         self.by_name: dict[str, Queue] = {}
         # Per queue type, the table's default of each settable attribute (a new queue manager's default objects).
@@ -129,14 +130,14 @@ class Queues:
     def _publish(self, name: str, record: Queue | None, op: Op) -> None:
         """Makes ``record`` the queue called ``name`` (None deletes it), with undo and store op."""
         queues = self.by_name
-        tx = self._engine.transaction
-        tx.record(self._restore_queue, name, queues.get(name))
+        tx = self._tx
+        tx.undo.append((self._restore_queue, name, queues.get(name)))
         if record is None:
             del queues[name]
             self._engine.messaging.dropped(name)
         else:
             queues[name] = record
-        tx.record_op(op)
+        tx.ops.append(op)
 
     def _restore_queue(self, name: object, old: object) -> None:
         assert isinstance(name, str)
