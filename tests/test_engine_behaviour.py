@@ -292,6 +292,7 @@ def test_an_unexpected_exception_answers_2195_and_leaves_the_state_untouched(eng
         raise RuntimeError("bug after the change was applied in memory")
 
     monkeypatch.setattr(engine, "_ok", boom)
+    monkeypatch.setattr(engine, "ok", boom)  # the name the queue room answers through
     answer = engine.execute(change("Q1", L, Integer(mq.MQIA_MAX_Q_DEPTH, 1)))
     assert reason(answer) == mq.MQRC_UNEXPECTED_ERROR
     assert error_parameter(answer) == (mq.MQIACF_ERROR_ID, mq.MQRC_UNEXPECTED_ERROR)
