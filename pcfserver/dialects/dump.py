@@ -198,6 +198,38 @@ def queue_commands(execute: Execute, *, all_attributes: bool = False) -> tuple[M
     return alter, creates
 
 
+def authrec_commands(execute: Execute) -> list[Message]:
+    """One Set Authority Record per record (profile, object type, principal or group), with its authorities as AuthorityAdd,
+    as dmpmqcfg writes SET AUTHREC lines: a replay onto a new queue manager grants the same."""
+    options = mq.MQAUTHOPT_NAME_AS_WILDCARD | mq.MQAUTHOPT_ENTITY_EXPLICIT
+    answer = execute(Message(mq.MQCMD_INQUIRE_AUTH_RECS, (Integer(mq.MQIACF_AUTH_OPTIONS, options), String(mq.MQCACF_AUTH_PROFILE_NAME, "**"))))
+    failed = failure(answer)
+    if failed is not None and failed.reason == mq.MQRC_UNKNOWN_ENTITY:
+        return []  # there are none
+    if failed is not None:
+        raise ExecuteError(f"the queue manager refused {mq.MQCMD_INQUIRE_AUTH_RECS}: reason {failed.reason}")
+    out: list[Message] = []
+    for record in answer:
+        profile = (record.str_value(mq.MQCACF_AUTH_PROFILE_NAME) or "").rstrip()
+        entity = (record.str_value(mq.MQCACF_ENTITY_NAME) or "").rstrip()
+        auths = record.get(mq.MQIACF_AUTHORIZATION_LIST)
+        if not isinstance(auths, IntegerList) or not auths.values:
+            continue
+        who = mq.MQCACF_GROUP_ENTITY_NAMES if record.int_value(mq.MQIACF_ENTITY_TYPE) == mq.MQZAET_GROUP else mq.MQCACF_PRINCIPAL_ENTITY_NAMES
+        out.append(
+            Message(
+                mq.MQCMD_SET_AUTH_REC,
+                (
+                    String(mq.MQCACF_AUTH_PROFILE_NAME, profile),
+                    Integer(mq.MQIACF_OBJECT_TYPE, record.int_value(mq.MQIACF_OBJECT_TYPE) or 0),
+                    StringList(who, (entity,)),
+                    IntegerList(mq.MQIACF_AUTH_ADD_AUTHS, auths.values),
+                ),
+            )
+        )
+    return out
+
+
 def dump(
     execute: Execute,
     *,
@@ -211,7 +243,7 @@ def dump(
         raise ValueError(f"dump writes mqsc or ibmi, not {dialect!r}")
     alter, creates = queue_commands(execute, all_attributes=all_attributes)
     objects = object_commands(execute, all_attributes=all_attributes)
-    records = chlauth_commands(execute)
+    records = authrec_commands(execute) + chlauth_commands(execute)
     stamp = now() if now is not None else time.strftime("%Y-%m-%d %H.%M.%S")
     what = "every attribute" if all_attributes else "attributes that differ from the defaults"
     header = [f"pcfserver dump of queue manager {qmgr_name}".rstrip(), f"Generated {stamp}; {what}; REPLACE recreates each queue."]
