@@ -22,7 +22,7 @@ import json
 import platform
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 from urllib.parse import unquote
@@ -31,6 +31,7 @@ from pcfserver import kinds, mq
 from pcfserver.dialects import CommandSyntaxError, keyword_parameter, keyword_values, mqsc
 from pcfserver.dialects.keywords import is_string_parameter
 from pcfserver.dialects.outcome import Execute, failure
+from pcfserver.rest import gateway
 from pcfserver.rest.http import JSON, Request, Response, error
 from pcfserver.tables import read_table
 
@@ -60,6 +61,7 @@ class AdminOperation:
     run: Callable[[Execute], Response]
     changes: bool  # whether it may change something (chooses the identity of a user with several roles)
     kind: str = ""  # for the log
+    target: str = ""  # through the REST gateway: the queue manager it is for (empty: this one)
 
 
 @cache
@@ -74,9 +76,10 @@ def _json(status: int, body: object) -> Response:
 class AdminApi:
     """The administrative REST API of one queue manager."""
 
-    def __init__(self, qmgr_name: str, started: str = "") -> None:
+    def __init__(self, qmgr_name: str, started: str = "", *, remote: bool = False) -> None:
         self.qmgr_name = qmgr_name
         self.started = started  # "YYYY-MM-DD HH.MM.SS" the server started (DISPLAY QMSTATUS)
+        self.remote = remote  # a queue manager reached through the gateway, not this one
 
     def matches(self, path: str) -> bool:
         return path.startswith("/ibmmq/rest/v") and "/admin/" in path
@@ -90,8 +93,16 @@ class AdminApi:
             if request.header(CSRF_HEADER) is None:
                 return error("csrf_missing", CSRF_HEADER)
             qmgr = unquote(found.group(2))
-            if qmgr != self.qmgr_name:
-                return error("unknown_qmgr", qmgr)
+            gateway_qmgr = request.header(gateway.HEADER)
+            if gateway_qmgr is not None and gateway_qmgr.strip():
+                # The gateway must be this queue manager; the URL may name another (gateway.py).
+                if gateway_qmgr.strip() != self.qmgr_name:
+                    return error("gateway_not_local", gateway_qmgr.strip())
+                if qmgr != self.qmgr_name:
+                    remote = AdminApi(qmgr, remote=True)._mqsc(request)
+                    return remote if isinstance(remote, Response) else replace(remote, target=qmgr)
+            elif qmgr != self.qmgr_name:
+                return error("admin_unknown_qmgr", qmgr)
             return self._mqsc(request)
         found = _QMGR.fullmatch(path)
         if found is not None:
@@ -146,11 +157,14 @@ class AdminApi:
             return None
         if found.group(1).upper() == "CMDSERV":
             return None, ["AMQ8027I: IBM MQ Command Server Status . . : Running"]
+        status_line = f"   QMNAME({self.qmgr_name})".ljust(43) + "STATUS(RUNNING)"
+        if self.remote:  # a queue manager reached through the gateway: when it started is not known here
+            return {"qmname": self.qmgr_name, "status": "RUNNING"}, ["AMQ8705I: Display Queue Manager Status Details.", status_line]
         date, _, clock = self.started.partition(" ")
         params: dict[str, object] = {"qmname": self.qmgr_name, "status": "RUNNING", "startda": date, "startti": clock}
         return params, [
             "AMQ8705I: Display Queue Manager Status Details.",
-            f"   QMNAME({self.qmgr_name})".ljust(43) + "STATUS(RUNNING)",
+            status_line,
             f"   STARTDA({date})".ljust(43) + f"STARTTI({clock})",
         ]
 
