@@ -28,6 +28,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from pcfserver import kinds, mq
+from pcfserver.codec import IntegerList, Message, String
 from pcfserver.dialects import CommandSyntaxError, keyword_parameter, keyword_values, mqsc
 from pcfserver.dialects.keywords import is_string_parameter
 from pcfserver.dialects.outcome import Execute, failure
@@ -146,7 +147,8 @@ class AdminApi:
                 text, display = mqsc_text(body)
             except ValueError as exc:
                 return error("bad_attribute", *exc.args)
-            return AdminOperation(lambda execute: self._run_json(text, execute), not display, "runCommandJSON")
+            untyped = _untyped_channel(body)
+            return AdminOperation(lambda execute: self._run_json(text, execute, untyped), not display, "runCommandJSON")
         return error("bad_attribute", "type", "must be runCommand or runCommandJSON")
 
     def _special(self, text: str) -> tuple[dict[str, object] | None, list[str]] | None:
@@ -176,11 +178,13 @@ class AdminApi:
         items: list[tuple[int, int, dict[str, object]]] = [(b.comp_code, b.reason, {"text": list(b.lines)}) for b in outcome.blocks]
         return _answer(items or [(mq.MQCC_OK, mq.MQRC_NONE, {"text": []})])
 
-    def _run_json(self, text: str, execute: Execute) -> Response:
+    def _run_json(self, text: str, execute: Execute, untyped: str | None = None) -> Response:
         special = self._special(text)
         if special is not None:
             params, lines = special
             return _answer([(mq.MQCC_OK, mq.MQRC_NONE, {"message": lines} if params is None else {"parameters": params})])
+        if untyped is not None:
+            text = _typed(text, untyped, execute)
         try:
             parsed = mqsc.parse(text)
         except CommandSyntaxError as exc:  # not run: a syntax error, an object type this server does not keep
@@ -214,6 +218,30 @@ def _answer(items: Sequence[tuple[int, int, dict[str, object]]]) -> Response:
 
 
 # ---------------------------------------------------------------------- runCommandJSON -> MQSC
+
+
+def _untyped_channel(body: dict[str, Any]) -> str | None:
+    """The channel an ALTER CHANNEL body names without a chltype (formats/rest-admin.tsv), else None."""
+    command, qualifier, name, params = body.get("command"), body.get("qualifier"), body.get("name"), body.get("parameters") or {}
+    if not (isinstance(command, str) and command.upper() in ("ALTER", "ALT") and isinstance(qualifier, str) and qualifier.upper() in ("CHANNEL", "CHL")):
+        return None
+    if not isinstance(name, str) or not isinstance(params, dict) or any(isinstance(k, str) and k.lower() == "chltype" for k in params):
+        return None
+    return name
+
+
+def _typed(text: str, channel: str, execute: Execute) -> str:
+    """``text`` (ALTER CHANNEL(name) ...) with the channel's own CHLTYPE after its name, as runmqsc requires;
+    unchanged when the channel cannot be inquired (the command then gets runmqsc's own answer)."""
+    answer = execute(Message(mq.MQCMD_INQUIRE_CHANNEL, (String(mq.MQCACH_CHANNEL_NAME, channel), IntegerList(mq.MQIACF_CHANNEL_ATTRS, (mq.MQIACH_CHANNEL_TYPE,)))))
+    if failure(answer) is not None:
+        return text
+    word = next((keyword_values(m.parameters, table="channel").get("chltype") for m in answer if m.get(mq.MQIACH_CHANNEL_TYPE) is not None), None)
+    verb, _, rest = text.partition(" ")
+    head = f"CHANNEL({_quoted(channel)})"
+    if not isinstance(word, str) or not rest.startswith(head):
+        return text
+    return f"{verb} {head} CHLTYPE({word}){rest[len(head):]}"
 
 
 def _quoted(value: str) -> str:
