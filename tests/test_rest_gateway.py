@@ -186,6 +186,12 @@ async def test_gateway_requests_are_carried_out_on_the_other_server_both_ways(tm
         answer = await mqsc_json(via_qm2, "QM1", gateway="QM2", command="display", qualifier="qmgr", responseParameters=["all"])
         assert [p["qmname"] for p in params(answer)] == ["QM1"]
 
+        # The qmgr resource takes the gateway too.
+        qmgr = await via_qm1.get("/ibmmq/rest/v2/admin/qmgr/QM2", headers={GATEWAY: "QM1"})
+        assert (qmgr.json(), qmgr.headers[GATEWAY]) == ({"qmgr": [{"name": "QM2", "state": "running"}]}, "QM1")
+        unrouted = await via_qm1.get("/ibmmq/rest/v2/admin/qmgr/QM2")
+        assert (unrouted.status_code, error_item(unrouted)["msgId"]) == (404, "MQWB0009E")
+
         # Objects only the target has are found through the gateway, and not on the gateway itself.
         remote = await mqsc_json(via_qm1, "QM2", gateway="QM1", command="display", qualifier="queue", name="DEV.REMOTE.TO.QM1", responseParameters=["all"])
         assert [(p["queue"], p["rqmname"]) for p in params(remote)] == [("DEV.REMOTE.TO.QM1", "QM1")]

@@ -94,24 +94,25 @@ class AdminApi:
             if request.header(CSRF_HEADER) is None:
                 return error("csrf_missing", CSRF_HEADER)
             qmgr = unquote(found.group(2))
-            gateway_qmgr = request.header(gateway.HEADER)
-            if gateway_qmgr is not None and gateway_qmgr.strip():
-                # The gateway must be this queue manager; the URL may name another (gateway.py).
-                if gateway_qmgr.strip() != self.qmgr_name:
-                    return error("gateway_not_local", gateway_qmgr.strip())
-                if qmgr != self.qmgr_name:
-                    remote = AdminApi(qmgr, remote=True)._mqsc(request)
-                    return remote if isinstance(remote, Response) else replace(remote, target=qmgr)
-            elif qmgr != self.qmgr_name:
-                return error("admin_unknown_qmgr", qmgr)
+            routed = self._route(request, qmgr)
+            if routed is not None:
+                if isinstance(routed, Response):
+                    return routed
+                remote = AdminApi(qmgr, remote=True)._mqsc(request)
+                return remote if isinstance(remote, Response) else replace(remote, target=qmgr)
             return self._mqsc(request)
         found = _QMGR.fullmatch(path)
         if found is not None:
             if method != "GET":
                 return error("method_not_allowed", method, path, extra=(("Allow", "GET"),))
             wanted = unquote(found.group(2)) if found.group(2) else None
-            if wanted is not None and wanted != self.qmgr_name:
-                return error("unknown_qmgr", wanted)
+            routed = self._route(request, wanted) if wanted is not None else None
+            if isinstance(routed, Response):
+                return routed
+            if routed is not None and wanted is not None:
+                # The partner answered the gateway, so it runs; IBM gives a remote queue manager's name and state only.
+                answer = _json(200, {"qmgr": [{"name": wanted, "state": "running"}]})
+                return AdminOperation(lambda execute: answer, False, "qmgr", target=wanted)
             return _json(200, {"qmgr": [{"name": self.qmgr_name, "state": "running"}]})
         if _INSTALLATION.fullmatch(path) is not None:
             if method != "GET":
@@ -124,6 +125,16 @@ class AdminApi:
             }
             return _json(200, {"installation": [item]})
         return error("not_found", path)
+
+    def _route(self, request: Request, qmgr: str) -> Response | str | None:
+        """Where a request for ``qmgr`` goes: None here, the queue manager's name through the gateway
+        (the ibm-mq-rest-gateway-qmgr header names this queue manager), or IBM's error answer."""
+        gateway_qmgr = (request.header(gateway.HEADER) or "").strip()
+        if gateway_qmgr and gateway_qmgr != self.qmgr_name:
+            return error("gateway_not_local", gateway_qmgr)  # the gateway must be local to this server
+        if qmgr == self.qmgr_name:
+            return None
+        return qmgr if gateway_qmgr else error("admin_unknown_qmgr", qmgr)
 
     # -- the mqsc resource --------------------------------------------------------------------
 
