@@ -352,3 +352,12 @@ def engine_message(text: str) -> Any:
 )
 def test_conname_addresses(conname: str, address: tuple[str, int] | None) -> None:
     assert conname_address(conname) == address
+
+
+def test_a_seed_file_that_cannot_be_read_stops_serve_before_it_listens(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pcfserver", "serve", "--data", str(tmp_path / "d"), "--port", "0", "--seed", str(tmp_path / "missing.mqsc")],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 1
+    assert "cannot read --seed" in done.stderr and "listening" not in done.stdout
