@@ -331,6 +331,31 @@ def test_the_route_follows_ibm_name_resolution() -> None:
     assert isinstance(resolve("QM2", execute), Unreachable)
 
 
+def test_a_stopped_sender_channel_carries_nothing() -> None:
+    engine = engine_with(
+        "DEFINE QLOCAL(QM2.XMITQ) USAGE(XMITQ)\n"
+        "DEFINE QREMOTE(QM2) RNAME(' ') RQMNAME(QM2) XMITQ(QM2.XMITQ)\n"
+        "DEFINE CHANNEL(A.TO.QM2) CHLTYPE(SDR) XMITQ(QM2.XMITQ) CONNAME('host2(1500)')\n"
+        "DEFINE CHANNEL(B.TO.QM2) CHLTYPE(SDR) XMITQ(QM2.XMITQ) CONNAME('host3(1501)')\n"
+    )
+    try:
+        engine_message("STOP CHANNEL(A.TO.QM2)")
+    except Exception:  # a queue manager without operational channel commands
+        pytest.skip("STOP CHANNEL is not a command of this queue manager")
+
+    def stop(channel: str) -> None:
+        for verb in ("START", "STOP"):  # IBM stops only a channel that runs (MQRCCF_CHANNEL_NOT_ACTIVE otherwise)
+            answer = engine.execute(engine_message(f"{verb} CHANNEL({channel})"))
+            assert all(m.comp_code == mq.MQCC_OK for m in answer), answer
+
+    assert resolve("QM2", engine.execute) == Route("QM2", "QM2.XMITQ", "A.TO.QM2", "host2", 1500)
+    stop("A.TO.QM2")
+    # The stopped channel is passed over for the next one serving the transmission queue, then none is left.
+    assert resolve("QM2", engine.execute) == Route("QM2", "QM2.XMITQ", "B.TO.QM2", "host3", 1501)
+    stop("B.TO.QM2")
+    assert resolve("QM2", engine.execute) == Unreachable("QM2", "the channel B.TO.QM2 is STOPPED")
+
+
 def refused(target: str, execute: Any) -> int:
     result = resolve(target, execute)
     assert isinstance(result, NoRoute), result
