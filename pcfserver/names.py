@@ -7,19 +7,19 @@ from functools import cache
 from pcfserver.tables import constants, value_sets
 
 _PARAMETER_PREFIXES = {
-    "MQCFIN": ("MQIA", "MQIACF"),
-    "MQCFIN64": ("MQIA", "MQIACF"),
-    "MQCFIL": ("MQIA", "MQIACF"),
-    "MQCFIL64": ("MQIA", "MQIACF"),
-    "MQCFIF": ("MQIA", "MQIACF"),
-    "MQCFST": ("MQCA", "MQCACF"),
-    "MQCFSL": ("MQCA", "MQCACF"),
-    "MQCFSF": ("MQCA", "MQCACF"),
+    "MQCFIN": ("MQIA", "MQIACF", "MQIACH"),
+    "MQCFIN64": ("MQIA", "MQIACF", "MQIACH"),
+    "MQCFIL": ("MQIA", "MQIACF", "MQIACH"),
+    "MQCFIL64": ("MQIA", "MQIACF", "MQIACH"),
+    "MQCFIF": ("MQIA", "MQIACF", "MQIACH"),
+    "MQCFST": ("MQCA", "MQCACF", "MQCACH"),
+    "MQCFSL": ("MQCA", "MQCACF", "MQCACH"),
+    "MQCFSF": ("MQCA", "MQCACF", "MQCACH"),
     "MQCFBS": ("MQBACF",),
     "MQCFBF": ("MQBACF",),
     "MQCFGR": ("MQGACF",),
 }
-_ANY_PARAMETER = ("MQIA", "MQCA", "MQIACF", "MQCACF", "MQBACF", "MQGACF")
+_ANY_PARAMETER = ("MQIA", "MQCA", "MQIACF", "MQCACF", "MQIACH", "MQCACH", "MQBACF", "MQGACF")
 
 
 def _is_range_marker(group: str, name: str) -> bool:

@@ -86,7 +86,10 @@ def test_delete_auth_rec_and_its_unknown_entity(qm: QueueManager) -> None:
         (set_auth("APP.IN", principals=("app",)), mq.MQRCCF_AUTH_VALUE_MISSING),
         (set_auth("APP.IN", principals=("app",), add=(12345,)), mq.MQRCCF_AUTH_VALUE_ERROR),
         (set_auth("BAD NAME", principals=("app",), add=(mq.MQAUTH_OUTPUT,)), mq.MQRCCF_PROFILE_NAME_ERROR),
-        (set_auth("APP.IN", principals=("app",), add=(mq.MQAUTH_OUTPUT,), object_type=mq.MQOT_CHANNEL), mq.MQRC_OBJECT_TYPE_ERROR),
+        # put is not an authority channels take; a channel authentication record is not an object authority records are kept for
+        (set_auth("APP.IN", principals=("app",), add=(mq.MQAUTH_OUTPUT,), object_type=mq.MQOT_CHANNEL), mq.MQRCCF_AUTH_VALUE_ERROR),
+        (set_auth("APP.IN", principals=("app",), add=(mq.MQAUTH_PUBLISH,), object_type=mq.MQOT_Q), mq.MQRCCF_AUTH_VALUE_ERROR),
+        (set_auth("APP.IN", principals=("app",), add=(mq.MQAUTH_DISPLAY,), object_type=mq.MQOT_CHLAUTH), mq.MQRC_OBJECT_TYPE_ERROR),
     ],
 )
 def test_bad_set_auth_rec_is_refused_and_changes_nothing(qm: QueueManager, message: Message, expected: int) -> None:

@@ -277,6 +277,7 @@ def test_display_namelist_shows_every_attribute_in_runmqscs_order() -> None:
 
 AUTHRECS = [
     ("SET AUTHREC PROFILE(APP.*) OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHADD(PUT,GET,BROWSE,INQ,DSP)", ["AMQ8862I: IBM MQ authority record set."], "ok"),
+    # ALLMQI on a queue: the MQI authorities a queue takes (ALTUSR and CONNECT are the queue manager's)
     ("SET AUTHREC PROFILE(APP.ORDERS) OBJTYPE(QUEUE) GROUP('apps') AUTHADD(ALLMQI)", ["AMQ8862I: IBM MQ authority record set."], "ok"),
     ("SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT)", ["AMQ8862I: IBM MQ authority record set."], "ok"),
     # MATCH(PROFILE), the default: every profile that covers the name
@@ -288,13 +289,13 @@ AUTHRECS = [
         "AMQ8864I: Display authority record details.",
         "   PROFILE(APP.ORDERS)                     ENTITY(apps)",
         "   ENTTYPE(GROUP)                          OBJTYPE(QUEUE)",
-        "   AUTHLIST(ALTUSR,BROWSE,CONNECT,GET,INQ,PUT,PASSALL,PASSID,SET,SETALL,SETID)",
+        "   AUTHLIST(BROWSE,GET,INQ,PUT,PASSALL,PASSID,SET,SETALL,SETID)",
     ], "ok"),
     ("DIS AUTHREC PROFILE(APP.ORDERS) MATCH(EXACT)", [
         "AMQ8864I: Display authority record details.",
         "   PROFILE(APP.ORDERS)                     ENTITY(apps)",
         "   ENTTYPE(GROUP)                          OBJTYPE(QUEUE)",
-        "   AUTHLIST(ALTUSR,BROWSE,CONNECT,GET,INQ,PUT,PASSALL,PASSID,SET,SETALL,SETID)",
+        "   AUTHLIST(BROWSE,GET,INQ,PUT,PASSALL,PASSID,SET,SETALL,SETID)",
     ], "ok"),
     # no PROFILE: every record of the entity; OBJTYPE(QMGR) without PROFILE is the queue manager's own
     ("SET AUTHREC PROFILE(APP.*) OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHRMV(BROWSE,DSP)", ["AMQ8862I: IBM MQ authority record set."], "ok"),
@@ -310,7 +311,23 @@ AUTHRECS = [
     ], "ok"),
     ("DELETE AUTHREC PROFILE(APP.ORDERS) OBJTYPE(QUEUE) GROUP('apps')", ["AMQ8863I: IBM MQ authority record deleted."], "ok"),
     ("DELETE AUTHREC PROFILE(APP.ORDERS) OBJTYPE(QUEUE) GROUP('apps')", ["AMQ8101S: IBM MQ error (8F4) has occurred. Reason 2292 MQRC_UNKNOWN_ENTITY."], "failed"),
-    ("SET AUTHREC PROFILE(X) OBJTYPE(CHANNEL) PRINCIPAL('bob') AUTHADD(PUT)", ["AMQ8101S: IBM MQ error (7FB) has occurred. Reason 2043 MQRC_OBJECT_TYPE_ERROR for OBJTYPE."], "failed"),
+    # every Multiplatforms OBJTYPE, each with the authorities it takes: PUT is not a channel's
+    ("SET AUTHREC PROFILE(X) OBJTYPE(CHANNEL) PRINCIPAL('bob') AUTHADD(PUT)", ["AMQ8101S: IBM MQ error (C63) has occurred. Reason 3171 MQRCCF_AUTH_VALUE_ERROR."], "failed"),
+    ("SET AUTHREC PROFILE(X) OBJTYPE(CHANNEL) PRINCIPAL('bob') AUTHADD(CTRL,CTRLX)", ["AMQ8862I: IBM MQ authority record set."], "ok"),
+    ("SET AUTHREC PROFILE('DEV.**') OBJTYPE(TOPIC) PRINCIPAL('app') AUTHADD(PUB,SUB)", ["AMQ8862I: IBM MQ authority record set."], "ok"),
+    ("SET AUTHREC PROFILE('SYSTEM.DEFAULT.AUTHINFO.IDPWOS') OBJTYPE(AUTHINFO) GROUP('APPLREADADMINS') AUTHADD(DSP,INQ)", ["AMQ8862I: IBM MQ authority record set."], "ok"),
+    ("DISPLAY AUTHREC PROFILE('DEV.**') OBJTYPE(TOPIC)", [
+        "AMQ8864I: Display authority record details.",
+        "   PROFILE(DEV.**)                         ENTITY(app)",
+        "   ENTTYPE(PRINCIPAL)                      OBJTYPE(TOPIC)",
+        "   AUTHLIST(PUB,SUB)",
+    ], "ok"),
+    ("DISPLAY AUTHREC OBJTYPE(AUTHINFO)", [
+        "AMQ8864I: Display authority record details.",
+        "   PROFILE(SYSTEM.DEFAULT.AUTHINFO.IDPWOS) ENTITY(APPLREADADMINS)",
+        "   ENTTYPE(GROUP)                          OBJTYPE(AUTHINFO)",
+        "   AUTHLIST(DSP,INQ)",
+    ], "ok"),
     ("SET AUTHREC PROFILE(X) OBJTYPE(QUEUE) AUTHADD(PUT)", ["AMQ8101S: IBM MQ error (C61) has occurred. Reason 3169 MQRCCF_ENTITY_NAME_MISSING."], "failed"),
 ]
 

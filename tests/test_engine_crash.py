@@ -1,7 +1,8 @@
 """Crash safety: a process applying commands is SIGKILLed at random moments, several times.
 
 The child creates queues with many attributes and changes several attributes of each at once,
-alone or in batches (a batch also creates and changes a process definition), and prints an acknowledgement after each answer it has.  After each kill
+alone or in batches (a batch also creates and changes a process definition and adds and replaces a
+channel authentication record), and prints an acknowledgement after each answer it has.  After each kill
 the registry is reopened: every acknowledged command must be there, and no command may be
 half applied — each queue is either absent, exactly as created, or exactly as changed.
 """
@@ -49,6 +50,11 @@ def change(i):
 def process(i, code, data):
     return Message(code, (String(mq.MQCA_PROCESS_NAME, f"CRASH.{i}"), String(mq.MQCA_USER_DATA, f"{data} {i}")))
 
+def chlauth(i, action, data):
+    return Message(mq.MQCMD_SET_CHLAUTH_REC, (String(mq.MQCACH_CHANNEL_NAME, f"CRASH.{i}"), Integer(mq.MQIACF_CHLAUTH_TYPE, mq.MQCAUT_ADDRESSMAP),
+        Integer(mq.MQIACF_ACTION, action), String(mq.MQCACH_CONNECTION_NAME, f"10.0.*"), Integer(mq.MQIACH_USER_SOURCE, mq.MQUSRC_MAP),
+        String(mq.MQCACH_MCA_USER_ID, f"u{i % 1000}"), String(mq.MQCA_CHLAUTH_DESC, f"{data} {i}")))
+
 engine = open_engine(Path(sys.argv[1]))
 i = int(sys.argv[2])
 print("READY", flush=True)
@@ -57,10 +63,11 @@ while True:
     step += 1
     if step % 2:
         batch = [create(i), process(i, mq.MQCMD_CREATE_PROCESS, "created"), create(i + 1), change(i), create(i + 2), change(i + 1),
-                 process(i, mq.MQCMD_CHANGE_PROCESS, "changed")]
+                 process(i, mq.MQCMD_CHANGE_PROCESS, "changed"), chlauth(i, mq.MQACT_ADD, "added"), chlauth(i, mq.MQACT_REPLACE, "replaced")]
         answers = engine.execute_batch(batch)
         assert all(a[0].reason == 0 for a in answers), [a[0].reason for a in answers]
-        print(f"ACK create {i}", f"ACK create {i + 1}", f"ACK change {i}", f"ACK create {i + 2}", f"ACK change {i + 1}", f"ACK process {i}", sep="\n", flush=True)
+        print(f"ACK create {i}", f"ACK create {i + 1}", f"ACK change {i}", f"ACK create {i + 2}", f"ACK change {i + 1}", f"ACK process {i}",
+              f"ACK chlauth {i}", sep="\n", flush=True)
         i += 3
     else:
         assert engine.execute(create(i))[0].reason == 0
@@ -96,8 +103,8 @@ CHANGED = {
 }
 
 
-def run_child(data_dir: Path, start: int, kill_after: float) -> tuple[set[int], set[int], set[int]]:
-    """Runs the child until SIGKILL; the (created, changed, process) indexes it acknowledged."""
+def run_child(data_dir: Path, start: int, kill_after: float) -> tuple[set[int], set[int], set[int], set[int]]:
+    """Runs the child until SIGKILL; the (created, changed, process, chlauth) indexes it acknowledged."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, str(data_dir), str(start)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
@@ -108,12 +115,12 @@ def run_child(data_dir: Path, start: int, kill_after: float) -> tuple[set[int], 
     child.send_signal(signal.SIGKILL)
     out, err = child.communicate(timeout=30)
     assert child.returncode == -signal.SIGKILL, err
-    acked: dict[str, set[int]] = {"create": set(), "change": set(), "process": set()}
+    acked: dict[str, set[int]] = {"create": set(), "change": set(), "process": set(), "chlauth": set()}
     for line in out.splitlines():
         parts = line.split()
         if len(parts) == 3 and parts[0] == "ACK":  # a line cut by the kill is not an acknowledgement
             acked[parts[1]].add(int(parts[2]))
-    return acked["create"], acked["change"], acked["process"]
+    return acked["create"], acked["change"], acked["process"], acked["chlauth"]
 
 
 def state_of(attrs: dict[int, object], i: int) -> str:
@@ -128,10 +135,16 @@ def state_of(attrs: dict[int, object], i: int) -> str:
     return f"half applied: {got}"
 
 
-def read_registry(data_dir: Path) -> tuple[dict[int, dict[int, object]], dict[int, str]]:
-    """The CRASH.* queues' attributes and the CRASH.* processes' UserData, by index."""
+def read_registry(data_dir: Path) -> tuple[dict[int, dict[int, object]], dict[int, str], dict[int, str]]:
+    """The CRASH.* queues' attributes, the CRASH.* processes' UserData and the CRASH.* channel authentication records' DESCR, by index."""
     engine = open_engine(data_dir)
     try:
+        records: dict[int, str] = {}
+        found = engine.execute(Message(mq.MQCMD_INQUIRE_CHLAUTH_RECS, (String(mq.MQCACH_CHANNEL_NAME, "CRASH.*"),)))
+        for message in found:
+            if message.reason == 0:
+                fields = {p.parameter: p.value.rstrip() for p in message.parameters if isinstance(p, String)}
+                records[int(fields[mq.MQCACH_CHANNEL_NAME].split(".")[1])] = fields[mq.MQCA_CHLAUTH_DESC]
         processes: dict[int, str] = {}
         found = engine.execute(Message(mq.MQCMD_INQUIRE_PROCESS, (String(mq.MQCA_PROCESS_NAME, "CRASH.*"),)))
         for message in found:
@@ -144,7 +157,7 @@ def read_registry(data_dir: Path) -> tuple[dict[int, dict[int, object]], dict[in
         )
         out: dict[int, dict[int, object]] = {}
         if answer[0].reason == mq.MQRC_UNKNOWN_OBJECT_NAME:
-            return out, processes
+            return out, processes, records
         for message in answer:
             assert message.reason == 0
             attrs: dict[int, object] = {}
@@ -156,7 +169,7 @@ def read_registry(data_dir: Path) -> tuple[dict[int, dict[int, object]], dict[in
             name = attrs[mq.MQCA_Q_NAME]
             assert isinstance(name, str)
             out[int(name.split(".")[1])] = attrs
-        return out, processes
+        return out, processes, records
     finally:
         engine.close()
 
@@ -167,13 +180,19 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_command_and_splits_none
     acked_created: set[int] = set()
     acked_changed: set[int] = set()
     acked_processes: set[int] = set()
+    acked_records: set[int] = set()
     start = 0
     for _ in range(4):
-        created, changed, processes = run_child(tmp_path, start, rng.uniform(0.3, 1.2))
+        created, changed, processes, records = run_child(tmp_path, start, rng.uniform(0.3, 1.2))
         acked_created |= created
         acked_changed |= changed
         acked_processes |= processes
-        registry, stored_processes = read_registry(tmp_path)
+        acked_records |= records
+        registry, stored_processes, stored_records = read_registry(tmp_path)
+        # so is the channel authentication record added and replaced in that batch
+        assert acked_records <= set(stored_records)
+        for i, descr in stored_records.items():
+            assert descr == f"replaced {i}" and i in registry and i in stored_processes, (i, descr)
         # a process is created and changed in the batch that creates the queue of its index: all or nothing
         assert acked_processes <= set(stored_processes)
         for i, user_data in stored_processes.items():
@@ -188,3 +207,4 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_command_and_splits_none
     assert len(acked_created) > 20, "the child hardly ran; the test proved little"
     assert len(acked_changed) > 10
     assert len(acked_processes) > 3
+    assert len(acked_records) > 3

@@ -1,6 +1,6 @@
 """The registry as a script that recreates it (like IBM's dmpmqcfg), in MQSC or IBM i CL.
 
-Asks for the queue manager, every object of every kind (formats/kinds.tsv) and every queue (Inquire
+Asks for the queue manager, every object of every kind (formats/kinds.tsv), every queue and every channel authentication record (Inquire
 Queue Manager, Inquire <kind> / Queue ``*`` ALL) and writes ``ALTER QMGR`` / ``CHGMQM`` for the queue
 manager attributes that differ from a new queue manager's, one ``DEFINE <noun> ... REPLACE`` per
 object (the default objects first; CL scripts name them in a comment), then one ``DEFINE ... REPLACE``
@@ -8,7 +8,8 @@ object (the default objects first; CL scripts name them in a comment), then one 
 the default queues (SYSTEM.DEFAULT.*.QUEUE) first, as new queues take their attributes from
 them, then the others by name.  Only attributes that differ from the default (the table
 default for the default queues, the default queue of the type for the others) are written,
-unless ``all_attributes``.  Run through the console against a fresh server, the script recreates
+unless ``all_attributes``.  Channel authentication records come last, one ``SET CHLAUTH ... ACTION(REPLACE)``
+each with every field (as dmpmqcfg writes them; IBM i has no CL command for them: a comment there).  Run through the console against a fresh server, the script recreates
 the same queues.  A non-default attribute that CL has no keyword for is written as a comment.
 """
 
@@ -115,6 +116,35 @@ def object_commands(execute: Execute, *, all_attributes: bool = False) -> list[M
     return creates
 
 
+# What a Set Channel Authentication Record takes of an Inquire response (everything but the alteration stamp).
+_CHLAUTH_SKIPPED = frozenset((mq.MQCA_ALTERATION_DATE, mq.MQCA_ALTERATION_TIME))
+
+
+def chlauth_commands(execute: Execute) -> list[Message]:
+    """Set Channel Authentication Record (Action REPLACE) for every record, most specific profile first, as
+    dmpmqcfg writes SET CHLAUTH ... ACTION(REPLACE): a replay onto a new queue manager leaves the same records."""
+    answer = execute(Message(mq.MQCMD_INQUIRE_CHLAUTH_RECS, (String(mq.MQCACH_CHANNEL_NAME, "*"),)))
+    failed = failure(answer)
+    if failed is not None and failed.reason == mq.MQRCCF_CHLAUTH_NOT_FOUND:
+        return []
+    if failed is not None:
+        raise ExecuteError(f"the queue manager refused {mq.MQCMD_INQUIRE_CHLAUTH_RECS}: reason {failed.reason}")
+    out: list[Message] = []
+    for response in answer:
+        params: list[Parameter] = []
+        for item in response.parameters:
+            if item.parameter in _CHLAUTH_SKIPPED:
+                continue
+            if isinstance(item, String):
+                params.append(String(item.parameter, item.value.rstrip(" ")))
+            elif isinstance(item, StringList):
+                params.append(StringList(item.parameter, tuple(v.rstrip(" ") for v in item.values)))
+            elif isinstance(item, Integer):
+                params.append(item)
+        out.append(Message(mq.MQCMD_SET_CHLAUTH_REC, (*params, Integer(mq.MQIACF_ACTION, mq.MQACT_REPLACE))))
+    return out
+
+
 def _settable(qtype: int) -> list[Attr]:
     return [a for a in queue_attributes() if a.access == "set" and not a.zos and qtype in a.applies]
 
@@ -181,13 +211,14 @@ def dump(
         raise ValueError(f"dump writes mqsc or ibmi, not {dialect!r}")
     alter, creates = queue_commands(execute, all_attributes=all_attributes)
     objects = object_commands(execute, all_attributes=all_attributes)
+    records = chlauth_commands(execute)
     stamp = now() if now is not None else time.strftime("%Y-%m-%d %H.%M.%S")
     what = "every attribute" if all_attributes else "attributes that differ from the defaults"
     header = [f"pcfserver dump of queue manager {qmgr_name}".rstrip(), f"Generated {stamp}; {what}; REPLACE recreates each queue."]
     lines: list[str] = []
     if dialect == "mqsc":
         lines += [f"* {text}" for text in header]
-        for command in ([alter] if alter else []) + objects + creates:
+        for command in ([alter] if alter else []) + objects + creates + records:
             lines += mqsc.render_script_lines(command, quote_all=True)
     else:
         lines += [f"/* {text} */" for text in header]
@@ -195,4 +226,6 @@ def dump(
             lines.append(f"/* {mqsc.render_command(command, quote_all=True)} : no CL command here */")
         for command in ([alter] if alter else []) + creates:
             lines += ibmi.render_script_lines(command)
+        for command in records:
+            lines.append(f"/* {mqsc.render_command(command, quote_all=True)} : no CL command here */")
     return "".join(f"{line}\n" for line in lines)

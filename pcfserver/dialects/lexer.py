@@ -3,7 +3,8 @@
 * MQSC and IBM i CL: ``KEYWORD(value)`` items separated by blanks or commas, single quotes
   with ``''`` for a quote, unquoted words folded to upper case, blanks allowed inside the
   parentheses (``TRIGDPTH ( 1)``) and between a keyword and its parenthesis
-  (round2-semantics §5.1).
+  (round2-semantics §5.1).  An unquoted value may hold balanced parentheses of its own when they follow a
+  word directly (``CONNAME(host(1414))``: IBM's uniform-cluster scripts write it so).
 * TPF ZMQSC: ``KEYWORD-value`` tokens separated by blanks; a quoted value keeps its case
   (seed 002).
 
@@ -121,6 +122,19 @@ def _paren(token: Token, which: str) -> bool:
     return not token.quoted and token.raw == which
 
 
+def _balanced(text: str, parts: list[Token], start: int) -> int:
+    """The index of the ``)`` that closes the ``(`` at ``start``."""
+    depth = 0
+    for j in range(start, len(parts)):
+        if _paren(parts[j], "("):
+            depth += 1
+        elif _paren(parts[j], ")"):
+            depth -= 1
+            if depth == 0:
+                return j
+    raise CommandSyntaxError("a parenthesis is not closed", text.rstrip())
+
+
 def items(text: str) -> list[Item]:
     """The command as items: ``KEYWORD``, ``KEYWORD(values...)`` or a bare value."""
     out: list[Item] = []
@@ -142,7 +156,16 @@ def items(text: str) -> list[Item]:
                 if _paren(got, ")"):
                     break
                 if _paren(got, "("):
-                    raise CommandSyntaxError("parentheses inside parentheses", segment(text, got.end))
+                    word = inside[-1] if inside else None
+                    if word is None or word.quoted or _paren(word, ")") or word.end != got.start:
+                        raise CommandSyntaxError("parentheses inside parentheses", segment(text, got.end))
+                    # A word with balanced parentheses of its own, unquoted: CONNAME(host(1414)) as IBM's uniform
+                    # clusters write it (CONNAME(+CONNAME+) with CONNAME=127.0.0.1(1414)); one value, folded like any word.
+                    j = _balanced(text, parts, j)
+                    raw = text[word.start : parts[j].end]
+                    inside[-1] = Token(raw.upper(), False, raw, word.start, parts[j].end)
+                    j += 1
+                    continue
                 inside.append(got)
                 j += 1
             values = tuple(inside)

@@ -36,7 +36,7 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.dialects import authrec
+from pcfserver.dialects import authrec, chlauth
 from pcfserver.dialects.keywords import display_keyword, is_string_parameter, word_for
 from pcfserver.dialects.lexer import CommandSyntaxError, Item, Token, UnknownCommandError, items, parse_number, segment
 from pcfserver.dialects.outcome import (
@@ -100,6 +100,7 @@ _DISPLAY_TABLE = {
     mq.MQCMD_INQUIRE_Q_MGR: "qmgr",
     mq.MQCMD_INQUIRE_AUTH_RECS: "authrec",
     **{k.command("INQUIRE"): k.key for k in kinds.kinds()},
+    mq.MQCMD_INQUIRE_CHLAUTH_RECS: "chlauth",
 }
 # DEFINE ... LIKE(x): the Create command becomes its Copy, the LIKE name its source and the defined name its target.
 _COPIES = {
@@ -264,6 +265,11 @@ def _filter(item: Item, selectors: dict[str, Attr], text: str) -> IntegerFilter 
     return IntegerFilter(attr.parameter, operator, number)
 
 
+def where_filter(item: Item, selectors: dict[str, Attr], text: str) -> IntegerFilter | StringFilter:
+    """A WHERE(keyword operator value) on one of ``selectors`` as a PCF filter (CommandSyntaxError when it cannot be one)."""
+    return _filter(item, selectors, text)
+
+
 def _keyword(word: str) -> str:
     return _vocab().synonyms["keyword"].get(word, word)
 
@@ -301,7 +307,12 @@ def parse(text: str) -> MqscCommand:
         name = _name(noun_item, text)
     elif noun_item.values is not None:
         raise _error(f"{noun} takes no name", text, noun_item.end)
-    message = authrec.build(row, found[2:], text) if authrec.is_authrec(row) else _build(row, name, found[2:], text)
+    if authrec.is_authrec(row):
+        message = authrec.build(row, found[2:], text)
+    elif chlauth.is_chlauth(row):
+        message = chlauth.build(row, name, found[2:], text)
+    else:
+        message = _build(row, name, found[2:], text)
     return MqscCommand(verb, noun, name, message, row)
 
 
@@ -456,6 +467,11 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
     if authrec.is_authrec(row):
         try:
             return authrec.render_parts(row, message, lambda value: quote(value.rstrip(), always=quote_all))
+        except ValueError as error:
+            raise NotExpressible(str(error)) from error
+    if chlauth.is_chlauth(row):
+        try:
+            return chlauth.render_parts(row, message, lambda value: quote(value.rstrip(), always=quote_all))
         except ValueError as error:
             raise NotExpressible(str(error)) from error
     vocab = _vocab()
@@ -665,7 +681,11 @@ def render_answer(command: Message, answer: Sequence[Message], *, name: str | No
     if table is not None:
         for response in answer:
             if response.comp_code == mq.MQCC_OK and response.parameters:
-                lines = [_line(f"display:{names.command_name(code)}"), *layout(display_entries(response, table))]
+                if table == "chlauth" and response.get(mq.MQCACH_CHANNEL_NAME) is None:  # RUNCHECK: no record decides
+                    lines = [_line("chlauth:runs-as", user=(response.str_value(mq.MQCACH_MCA_USER_ID) or "").rstrip())]
+                else:
+                    body = chlauth.display_lines(response) if table == "chlauth" else layout(display_entries(response, table))
+                    lines = [_line(f"display:{names.command_name(code)}"), *body]
                 blocks.append(Block(tuple(lines), code, response.comp_code, response.reason))
     count = _move_count(answer)
     if failed is None:

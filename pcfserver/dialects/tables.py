@@ -24,8 +24,9 @@ BLANK = "(blank)"  # dialect-values.tsv: the empty string (input) or a blank dis
 QUEUE_TYPES: dict[str, int] = {"local": 1, "model": 2, "alias": 3, "remote": 6}
 # The kinds of object besides queues (formats/kinds.tsv), each with its attribute table (<kind>-attributes.tsv).
 OBJECT_TABLES = kinds.keys()
-# Tables shown in their own row order (authrec: the keywords of the AUTHREC commands, authrec-attributes.tsv).
-ORDERED_TABLES = (*OBJECT_TABLES, "authrec")
+# Tables shown in their own row order (authrec: the keywords of the AUTHREC commands, authrec-attributes.tsv;
+# chlauth: those of SET and DISPLAY CHLAUTH, chlauth-attributes.tsv).
+ORDERED_TABLES = (*OBJECT_TABLES, "authrec", "chlauth")
 TABLES = ("queue", "qmgr", "status", *ORDERED_TABLES)
 
 
@@ -36,6 +37,8 @@ def table_of_command(code: int) -> str:
         return "qmgr"
     if "AUTH" in words and ("REC" in words or "RECS" in words):
         return "authrec"
+    if "CHLAUTH" in words:
+        return "chlauth"
     found = kinds.kind_of_command(code)
     return found.key if found else "queue"
 

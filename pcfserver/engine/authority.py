@@ -44,11 +44,20 @@ MQI_AUTHS = frozenset(
 ALL_AUTHS = ADMIN_AUTHS | MQI_AUTHS | frozenset((mq.MQAUTH_PUBLISH, mq.MQAUTH_SUBSCRIBE, mq.MQAUTH_RESUME, mq.MQAUTH_SYSTEM))
 # What a read-only administrator (MQWebAdminRO) may do.
 READ_ONLY_AUTHS = frozenset((mq.MQAUTH_DISPLAY, mq.MQAUTH_INQUIRE, mq.MQAUTH_BROWSE))
-OBJECT_TYPES = frozenset((mq.MQOT_Q, mq.MQOT_Q_MGR, mq.MQOT_PROCESS, mq.MQOT_NAMELIST))
+_GROUPS = (mq.MQAUTH_NONE, mq.MQAUTH_ALL, mq.MQAUTH_ALL_ADMIN, mq.MQAUTH_ALL_MQI)
 
 
-def expand(auths: Iterable[int]) -> frozenset[int]:
-    """MQAUTH_ALL, MQAUTH_ALL_ADMIN and MQAUTH_ALL_MQI stand for their members."""
+@cache
+def object_authorities() -> dict[int, frozenset[int]]:
+    """The object types authority records are kept for and the authorities each takes (formats/authrec-object-types.tsv)."""
+    return {value_of(row["object_type"]): frozenset(map(value_of, row["authorities"].split())) for row in read_table("authrec-object-types.tsv")}
+
+
+OBJECT_TYPES = frozenset(object_authorities())
+
+
+def expand(auths: Iterable[int], object_type: int | None = None) -> frozenset[int]:
+    """MQAUTH_ALL, MQAUTH_ALL_ADMIN and MQAUTH_ALL_MQI stand for their members (those the object type takes, when given)."""
     out: set[int] = set()
     for a in auths:
         if a == mq.MQAUTH_ALL:
@@ -59,11 +68,18 @@ def expand(auths: Iterable[int]) -> frozenset[int]:
             out |= MQI_AUTHS
         elif a != mq.MQAUTH_NONE:
             out.add(a)
+    if object_type is not None:
+        out &= object_authorities().get(object_type, ALL_AUTHS)
     return frozenset(out)
 
 
-def valid_auth(value: int) -> bool:
-    return value in ALL_AUTHS or value in (mq.MQAUTH_NONE, mq.MQAUTH_ALL, mq.MQAUTH_ALL_ADMIN, mq.MQAUTH_ALL_MQI)
+def valid_auth(value: int, object_type: int | None = None) -> bool:
+    """Whether an authority may be given (to an object type: one it takes, or a group word)."""
+    if value in _GROUPS:
+        return True
+    if object_type is not None:
+        return value in object_authorities().get(object_type, frozenset())
+    return value in ALL_AUTHS
 
 
 @dataclass(frozen=True, slots=True)

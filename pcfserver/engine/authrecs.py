@@ -16,7 +16,7 @@ from pcfserver.engine.messages import MQIError
 from pcfserver.engine.store import SetAuthRec
 
 if TYPE_CHECKING:
-    from pcfserver.engine.engine import Engine
+    from pcfserver.engine.context import EngineView
 
 
 class Parsed(Protocol):
@@ -45,16 +45,17 @@ def _profile(values: dict[int, object], qmgr: str) -> str:
     return profile
 
 
-def _auths(values: dict[int, object], pid: int) -> tuple[int, ...]:
+def _auths(values: dict[int, object], pid: int, object_type: int) -> tuple[int, ...]:
+    """The authorities a command adds or removes: each one the object type takes (formats/authrec-object-types.tsv)."""
     given = values.get(pid, ())
     assert isinstance(given, tuple)
     for value in given:
-        if not isinstance(value, int) or not valid_auth(value):
+        if not isinstance(value, int) or not valid_auth(value, object_type):
             raise MQIError(mq.MQRCCF_AUTH_VALUE_ERROR)
     return tuple(int(v) for v in given)
 
 
-def _store(engine: Engine, key: tuple[str, int, int, str], auths: frozenset[int]) -> None:
+def _store(engine: EngineView, key: tuple[str, int, int, str], auths: frozenset[int]) -> None:
     records = engine.authority.records
     old = records.get(key)
     if auths:
@@ -72,22 +73,22 @@ def _store(engine: Engine, key: tuple[str, int, int, str], auths: frozenset[int]
     engine.record_op(SetAuthRec(*key, tuple(sorted(auths))))
 
 
-def set_auth_rec(engine: Engine, command: Message, p: Parsed) -> list[Message]:
+def set_auth_rec(engine: EngineView, command: Message, p: Parsed) -> list[Message]:
     profile = _profile(p.values, engine.qmgr_name)
     object_type = p.values[mq.MQIACF_OBJECT_TYPE]
     assert isinstance(object_type, int)
-    add = _auths(p.values, mq.MQIACF_AUTH_ADD_AUTHS)
-    remove = _auths(p.values, mq.MQIACF_AUTH_REMOVE_AUTHS)
+    add = _auths(p.values, mq.MQIACF_AUTH_ADD_AUTHS, object_type)
+    remove = _auths(p.values, mq.MQIACF_AUTH_REMOVE_AUTHS, object_type)
     if not add and not remove:
         raise MQIError(mq.MQRCCF_AUTH_VALUE_MISSING)
     for etype, entity in _entities(p.values):
         key = (profile, object_type, etype, entity)
         current = engine.authority.records.get(key, frozenset())
-        _store(engine, key, (current - expand(remove)) | expand(add))
+        _store(engine, key, (current - expand(remove, object_type)) | expand(add, object_type))
     return responses.success(command)
 
 
-def delete_auth_rec(engine: Engine, command: Message, p: Parsed) -> list[Message]:
+def delete_auth_rec(engine: EngineView, command: Message, p: Parsed) -> list[Message]:
     profile = _profile(p.values, engine.qmgr_name)
     object_type = p.values[mq.MQIACF_OBJECT_TYPE]
     assert isinstance(object_type, int)
@@ -100,7 +101,7 @@ def delete_auth_rec(engine: Engine, command: Message, p: Parsed) -> list[Message
     return responses.success(command)
 
 
-def inquire_auth_recs(engine: Engine, command: Message, p: Parsed) -> list[Message]:
+def inquire_auth_recs(engine: EngineView, command: Message, p: Parsed) -> list[Message]:
     options = p.values[mq.MQIACF_AUTH_OPTIONS]
     profile = p.values[mq.MQCACF_AUTH_PROFILE_NAME]
     assert isinstance(options, int) and isinstance(profile, str)

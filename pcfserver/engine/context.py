@@ -9,14 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from pcfserver.engine.registry import Objects
-from pcfserver.engine.store import AnyOp
+from pcfserver.engine.authority import AuthorityRecords
+from pcfserver.engine.registry import Objects, Queue
+from pcfserver.engine.store import AnyOp, AttrValue
 
 
 class EngineView(Protocol):
     """The queue manager as the kinds see it: its objects, its clock, its undo log and store operations."""
 
     objects: Objects
+    authority: AuthorityRecords
 
     @property
     def qmgr_name(self) -> str: ...
@@ -33,3 +35,17 @@ class EngineView(Protocol):
     def may_display(self, name: str, object_type: int = ...) -> bool: ...
 
     def queue_exists(self, name: str) -> bool: ...
+
+    def queue(self, name: str) -> Queue | None: ...
+
+    def queue_names(self) -> list[str]: ...
+
+    def set_queue_attrs(self, name: str, items: tuple[tuple[int, AttrValue], ...]) -> None: ...
+
+    def qmgr_attr(self, pid: int) -> AttrValue: ...
+
+    def qmgr_attrs(self) -> dict[int, AttrValue]: ...
+
+    def mark(self) -> tuple[int, int]: ...
+
+    def rollback_to(self, mark: tuple[int, int]) -> None: ...

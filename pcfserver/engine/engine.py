@@ -16,7 +16,6 @@ import logging
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -32,14 +31,14 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.engine import authrecs, escape, move, objects, queue_status, responses
+from pcfserver.engine import authrecs, chlauth, escape, move, objects, queue_status, responses
 from pcfserver.engine.authority import AuthorityRecords, Identity, command_allowed, operation_allowed
 from pcfserver.engine.filters import GENERIC_NAME as _GENERIC_NAME
 from pcfserver.engine.filters import OBJECT_NAME as _OBJECT_NAME
-from pcfserver.engine.filters import compare as _compare
-from pcfserver.engine.filters import generic_match as _generic_match
 from pcfserver.engine.messages import MQIError
 from pcfserver.engine.messaging import EVENT_QUEUE, MessageLayer
+from pcfserver.engine.queues import Queues, parameter_of
+from pcfserver.engine.registry import Queue as Queue  # re-exported: the rooms and tests name it here
 from pcfserver.engine.responses import Reject as _Reject
 from pcfserver.engine.spec import (
     DUPLICATE_REASON,
@@ -57,7 +56,6 @@ from pcfserver.engine.spec import (
 )
 from pcfserver.engine.store import (
     AnyOp,
-    DeleteQueue,
     MemoryStore,
     Op,
     PutQueue,
@@ -69,6 +67,8 @@ from pcfserver.engine.store import (
     Store,
     StoreError,
 )
+from pcfserver.engine.transaction import Batch as Batch  # the shells commit batches: re-exported
+from pcfserver.engine.transaction import Transaction
 from pcfserver.tables import fill_default
 
 log = logging.getLogger(__name__)
@@ -129,15 +129,6 @@ _INT_OPERATORS = frozenset((mq.MQCFOP_LESS, mq.MQCFOP_EQUAL, mq.MQCFOP_GREATER, 
 _STRING_OPERATORS = _INT_OPERATORS | {mq.MQCFOP_LIKE, mq.MQCFOP_NOT_LIKE}
 
 
-@dataclass(frozen=True, slots=True)
-class Queue:
-    """A queue definition.  Never mutated once in the registry: changes make a new record."""
-
-    name: str
-    qtype: int
-    attrs: dict[int, AttrValue]
-
-
 # Parameter lists whose checks are remembered (see Engine._parse), the window of commands over
 # which remembering must pay, and the windows it rests after one where it did not.
 _PARSED_ENTRIES = 4096
@@ -172,45 +163,16 @@ def _text(value: str, max_length: int) -> str | None:
     return value.rstrip(" ")
 
 
-@dataclass(frozen=True, slots=True)
-class Batch:
-    """Commands applied in memory and not yet committed: their answers, undo records and store ops."""
-
-    commands: tuple[Message, ...]
-    answers: list[list[Message]]
-    changed: list[bool]
-    undo: list[tuple[str, object, object]]
-    ops: list[AnyOp]
-
-    @staticmethod
-    def joined(batches: Sequence[Batch]) -> Batch:
-        """Batches applied one after the other, as one (for one transaction; aborting it undoes newest first)."""
-        if len(batches) == 1:
-            return batches[0]
-        commands: list[Message] = []
-        answers: list[list[Message]] = []
-        changed: list[bool] = []
-        undo: list[tuple[str, object, object]] = []
-        ops: list[AnyOp] = []
-        for b in batches:
-            commands.extend(b.commands)
-            answers.extend(b.answers)
-            changed.extend(b.changed)
-            undo.extend(b.undo)
-            ops.extend(b.ops)
-        return Batch(tuple(commands), answers, changed, undo, ops)
-
-
 class Engine:
     """The command engine over one queue manager's registry.  Not thread-safe: serialise calls."""
 
     def __init__(self, store: Store, qmgr: str | None = None, ccsid: int | None = None) -> None:
         self._spec = spec()
         self._store = store
-        self._queues: dict[str, Queue] = {}
+        self.queues = Queues(self, self._spec)
+        self._queues = self.queues.by_name  # the same dictionary: the parse path reads it directly
         self._qmgr: dict[int, AttrValue] = {}
-        self._pending: list[AnyOp] = []
-        self._undo: list[tuple[str, object, object]] = []
+        self._tx = Transaction()
         self._ok_cache: dict[tuple[int, int, str], tuple[Message, ...]] = {}
         # Parameter lists already validated: by command, version and the identity of each
         # parameter object (the decoder shares equal ones); each entry keeps its objects alive.
@@ -219,19 +181,16 @@ class Engine:
         self._parse_hits = 0
         self._parse_rest = 0
         self._clock = (-1, "", "")
-        self._table_defaults: dict[int, dict[int, AttrValue]] = {
-            qtype: {a.pid: a.defaults[qtype] for a in attrs if a.access == "set"} for qtype, attrs in self._spec.stored.items()
-        }
         self._handlers: dict[int, Callable[[Message, _Parsed], list[Message]]] = {
             mq.MQCMD_CHANGE_Q_MGR: self._change_qmgr,
             mq.MQCMD_INQUIRE_Q_MGR: self._inquire_qmgr,
-            mq.MQCMD_CHANGE_Q: self._change_q,
-            mq.MQCMD_CREATE_Q: self._create_q,
-            mq.MQCMD_COPY_Q: self._copy_q,
-            mq.MQCMD_DELETE_Q: self._delete_q,
-            mq.MQCMD_CLEAR_Q: self._clear_q,
-            mq.MQCMD_INQUIRE_Q: self._inquire_q,
-            mq.MQCMD_INQUIRE_Q_NAMES: self._inquire_q_names,
+            mq.MQCMD_CHANGE_Q: self.queues.change,
+            mq.MQCMD_CREATE_Q: self.queues.create,
+            mq.MQCMD_COPY_Q: self.queues.copy,
+            mq.MQCMD_DELETE_Q: self.queues.delete,
+            mq.MQCMD_CLEAR_Q: self.queues.clear,
+            mq.MQCMD_INQUIRE_Q: self.queues.inquire,
+            mq.MQCMD_INQUIRE_Q_NAMES: self.queues.inquire_names,
             mq.MQCMD_PING_Q_MGR: self._ping,
             mq.MQCMD_INQUIRE_Q_STATUS: lambda c, p: queue_status.inquire_q_status(self, c, p),
             mq.MQCMD_RESET_Q_STATS: lambda c, p: queue_status.reset_q_stats(self, c, p),
@@ -241,10 +200,12 @@ class Engine:
             mq.MQCMD_INQUIRE_AUTH_RECS: lambda c, p: authrecs.inquire_auth_recs(self, c, p),
             mq.MQCMD_ESCAPE: lambda command, p: escape.answer(command, p.values, self._execute_one, self._ccsid),
             **objects.handlers(self),
+            **chlauth.handlers(self),
         }
         self.objects = objects.Objects()
         self.messaging = MessageLayer(self)
         self.authority = AuthorityRecords()
+        self.chlauth = chlauth.ChlauthRecords()
         self._identity: Identity | None = None  # who the commands being applied run for (None: the server)
         missing = set(self._spec.commands) - set(self._handlers)
         if missing:
@@ -287,14 +248,14 @@ class Engine:
         ]
         for qtype in QUEUE_TYPES.values():
             name = default_object_name(qtype)
-            attrs = self._new_attrs(qtype, dict(self._table_defaults[qtype]), None)
+            attrs = self.queues.new_attrs(qtype, dict(self.queues.table_defaults[qtype]), None)
             self._queues[name] = Queue(name, qtype, attrs)
             ops.append(PutQueue(name, qtype, attrs))
         for name in _SYSTEM_QUEUES:
-            attrs = self._new_attrs(_QT_LOCAL, dict(self._table_defaults[_QT_LOCAL]), None)
+            attrs = self.queues.new_attrs(_QT_LOCAL, dict(self.queues.table_defaults[_QT_LOCAL]), None)
             self._queues[name] = Queue(name, _QT_LOCAL, attrs)
             ops.append(PutQueue(name, _QT_LOCAL, attrs))
-        self._store.commit([*ops, *objects.seed(self)])
+        self._store.commit([*ops, *objects.seed(self), *chlauth.seed(self)])
 
     def _qmgr_default(self, attr: Attribute, date: str, clock: str) -> AttrValue:
         """A queue manager attribute's value at creation (qmgr-attributes.tsv's default, its @tokens filled in)."""
@@ -330,7 +291,7 @@ class Engine:
             stored = self._spec.stored.get(qtype)
             if stored is None:
                 continue
-            defaults = self._table_defaults[qtype]
+            defaults = self.queues.table_defaults[qtype]
             complete = {a.pid: attrs.get(a.pid, defaults.get(a.pid, "")) for a in stored}
             self._queues[name] = Queue(name, qtype, complete)
         self.messaging.load(snapshot.messages)
@@ -338,6 +299,8 @@ class Engine:
         missing = objects.load(self, snapshot)
         if missing:
             self._store.commit(objects.seed(self, missing))
+        if chlauth.load(self, snapshot):
+            self._store.commit(chlauth.seed(self))
 
     def close(self) -> None:
         """Ends every session (their units of work backed out), keeps NPMCLASS(HIGH) messages, closes the store."""
@@ -374,23 +337,23 @@ class Engine:
         return self._qmgr
 
     def record_undo(self, fn: Callable[[], None]) -> None:
-        self._undo.append(("f", None, fn))
+        self._tx.record_undo(fn)
 
     def record_op(self, op: AnyOp) -> None:
-        self._pending.append(op)
+        self._tx.record_op(op)
 
     def mark(self) -> tuple[int, int]:
         """Where the current command's undo records and store operations stand (see rollback_to)."""
-        return len(self._undo), len(self._pending)
+        return self._tx.mark()
 
     def rollback_to(self, mark: tuple[int, int]) -> None:
         """Undoes what the current command did since ``mark`` (a MOVE batch that failed)."""
-        self._rollback(*mark)
+        self._tx.rollback_to(mark)
 
     def set_queue_attrs(self, name: str, items: tuple[tuple[int, AttrValue], ...]) -> None:
         """An implicit attribute change made by the queue manager (event switches, TriggerControl); no alteration time."""
         record = self._queues[name]
-        self._publish(name, Queue(name, record.qtype, {**record.attrs, **dict(items)}), SetAttrs(name, items))
+        self.queues.publish(name, Queue(name, record.qtype, {**record.attrs, **dict(items)}), SetAttrs(name, items))
 
     def apply_operation(self, action: Callable[[], _T]) -> tuple[_T | MQIError, Batch]:
         """Runs a message-layer call in memory; its result (or MQIError) may be released once ``commit`` returns.
@@ -399,8 +362,8 @@ class Engine:
         messages discarded): the layer checks before it changes anything else.  Any other
         exception undoes the call and is answered MQRC_UNEXPECTED_ERROR.
         """
-        self._undo = []
-        self._pending = []
+        tx = self._tx
+        tx.take()
         result: _T | MQIError
         try:
             result = action()
@@ -408,23 +371,21 @@ class Engine:
             result = exc
         except Exception:
             log.exception("message operation failed unexpectedly")
-            self._rollback(0, 0)
+            tx.rollback_to((0, 0))
             result = MQIError(mq.MQRC_UNEXPECTED_ERROR)
-        batch = Batch((), [], [], self._undo, self._pending)
-        self._undo = []
-        self._pending = []
-        return result, batch
+        undo, ops = tx.take()
+        return result, Batch((), [], [], undo, ops)
 
     def apply_command(self, command: Message, identity: Identity | None = None) -> list[Message]:
         """One PCF command inside an operation being applied (``apply_operation``), under ``identity``:
         whole or not at all, committed with the operation (the REST API's MQSC commands)."""
         saved, self._identity = self._identity, identity
-        undo_mark, ops_mark = len(self._undo), len(self._pending)
+        mark = self._tx.mark()
         try:
             return self._execute_one(command)
         except Exception as exc:  # a bug or a resource problem: the state stays as it was
             log.exception("command failed unexpectedly")
-            self._rollback(undo_mark, ops_mark)
+            self._tx.rollback_to(mark)
             return self._unexpected(command, exc)
         finally:
             self._identity = saved
@@ -486,25 +447,22 @@ class Engine:
         batches in order and, when a commit fails, aborts every later batch first, newest first.
         """
         self._identity = identity  # ``identity`` (None: the server's own authority) is checked per command
-        self._undo = []
-        self._pending = []
+        tx = self._tx
+        tx.take()
         answers: list[list[Message]] = []
         changed: list[bool] = []
         for command in commands:
-            undo_mark = len(self._undo)
-            ops_mark = len(self._pending)
+            mark = tx.mark()
             try:
                 answer = self._execute_one(command)
             except Exception as exc:  # a bug or a resource problem: the state stays as it was
                 log.exception("command failed unexpectedly")
-                self._rollback(undo_mark, ops_mark)
+                tx.rollback_to(mark)
                 answer = self._unexpected(command, exc)
             answers.append(answer)
-            changed.append(len(self._pending) > ops_mark)
-        batch = Batch(tuple(commands), answers, changed, self._undo, self._pending)
-        self._undo = []
-        self._pending = []
-        return answers, batch
+            changed.append(tx.changed_since(mark))
+        undo, ops = tx.take()
+        return answers, Batch(tuple(commands), answers, changed, undo, ops)
 
     def commit(self, batch: Batch) -> None:
         """Makes a batch's changes durable (one transaction); safe to run in a worker thread."""
@@ -514,10 +472,7 @@ class Engine:
     def abort(self, batch: Batch, exc: BaseException) -> list[list[Message]]:
         """Undoes a batch whose commit failed; its answers, with MQRC_UNEXPECTED_ERROR for every changing command."""
         log.error("committing %d store operations failed: %s", len(batch.ops), exc)
-        self._undo = batch.undo
-        self._pending = []
-        self._rollback(0, 0)
-        self._undo = []
+        self._tx.undo_batch(batch)
         return [self._unexpected(c, exc) if did else a for c, a, did in zip(batch.commands, batch.answers, batch.changed, strict=True)]
 
     def _unexpected(self, command: object, exc: BaseException) -> list[Message]:
@@ -533,24 +488,9 @@ class Engine:
             code = command.command if isinstance(command, Message) and isinstance(command.command, int) else 0
             return responses.error_responses(code, mq.MQRC_UNEXPECTED_ERROR, inner, error_parameter=mq.MQIACF_ERROR_ID)
 
-    def _rollback(self, undo_mark: int, ops_mark: int) -> None:
-        undo = self._undo
-        while len(undo) > undo_mark:
-            kind, key, old = undo.pop()
-            if kind == "q":
-                assert isinstance(key, str)
-                if old is None:
-                    self._queues.pop(key, None)
-                else:
-                    assert isinstance(old, Queue)
-                    self._queues[key] = old
-            elif kind == "f":
-                assert callable(old)
-                old()
-            else:
-                assert isinstance(old, dict)
-                self._qmgr = old
-        del self._pending[ops_mark:]
+    def _restore_qmgr(self, _key: object, old: object) -> None:
+        assert isinstance(old, dict)
+        self._qmgr = old
 
     def _execute_one(self, command: Message) -> list[Message]:
         if type(command) is not Message:
@@ -771,186 +711,14 @@ class Engine:
             raise _Reject(STRING_LENGTH_REASON[cls], pid)
         return StringFilter(pid, item.operator, text, item.ccsid)
 
-    # ------------------------------------------------------------------ changes
-
-    def _publish(self, name: str, record: Queue | None, op: Op) -> None:
-        """Makes ``record`` the queue called ``name`` (None deletes it), with undo and store op."""
-        queues = self._queues
-        self._undo.append(("q", name, queues.get(name)))
-        if record is None:
-            del queues[name]
-            self.messaging.dropped(name)
-        else:
-            queues[name] = record
-        self._pending.append(op)
-
-    def _new_attrs(self, qtype: int, attrs: dict[int, AttrValue], existing: Queue | None) -> dict[int, AttrValue]:
-        """Stamps alteration (and, for a new local queue, creation) date and time."""
-        date, clock = self._now()
-        attrs[_ALT_DATE] = date
-        attrs[_ALT_TIME] = clock
-        if qtype == _QT_LOCAL:
-            if existing is not None and _CRT_DATE in existing.attrs:
-                attrs[_CRT_DATE] = existing.attrs[_CRT_DATE]
-                attrs[_CRT_TIME] = existing.attrs[_CRT_TIME]
-            else:
-                attrs[_CRT_DATE] = date
-                attrs[_CRT_TIME] = clock
-        return attrs
-
-    def _defaults(self, qtype: int) -> dict[int, AttrValue]:
-        """A new queue's starting attributes: those of its type's default object (as MQ does)."""
-        default = self._queues.get(default_object_name(qtype))
-        if default is not None and default.qtype == qtype:
-            return dict(default.attrs)
-        return dict(self._table_defaults[qtype])  # the default object was deleted: table defaults
-
-    def _check_combination(self, name: str, attrs: dict[int, AttrValue]) -> None:
-        """Rules on the resulting attribute set (S5, S8, S11; formats/queue-attributes.tsv notes)."""
-        cluster = attrs.get(_CLUSTER_NAME, "")
-        namelist = attrs.get(_CLUSTER_NAMELIST, "")
-        if cluster and namelist:
-            raise _Reject(mq.MQRCCF_CLUSTER_NAME_CONFLICT)
-        if (cluster or namelist) and (attrs.get(_USAGE) == mq.MQUS_TRANSMISSION or name in _NOT_CLUSTERABLE):
-            raise _Reject(mq.MQRCCF_CLUSTER_Q_USAGE_ERROR)
-        if attrs.get(_CLUS_CHL_NAME) and attrs.get(_USAGE) != mq.MQUS_TRANSMISSION:
-            # IBM: "If the local queue attribute CLCHNAME is set, the attribute USAGE must be set to XMITQ".
-            raise _Reject(mq.MQRCCF_CLUS_XMIT_Q_USAGE_ERROR)
-        if isinstance(namelist, str) and namelist:
-            # A namelist of clusters that is empty: MQRCCF_NAMELIST_ERROR (S8); one not defined yet is accepted (K).
-            found = self.objects.get(mq.MQOT_NAMELIST, namelist)
-            if found is not None and not found.attrs.get(mq.MQCA_NAMES):
-                raise _Reject(mq.MQRCCF_NAMELIST_ERROR, _CLUSTER_NAMELIST)
-        if attrs.get(_SCOPE) == mq.MQSCO_CELL:
-            # No name service with a cell directory is configured here (S8 4068).
-            raise _Reject(mq.MQRCCF_CELL_DIR_NOT_AVAILABLE, _SCOPE)
-
-    def _needs_force(self, record: Queue, given: dict[int, AttrValue]) -> bool:
-        """Whether the change would affect an open (or non-empty) queue (S10 Force, S11)."""
-        depth, opened_in, opened_out = self.messaging.status(record.name)
-        opened = opened_in + opened_out
-        qtype = record.qtype
-        if qtype == _QT_LOCAL:
-            if given.get(_SHAREABILITY) == mq.MQQA_NOT_SHAREABLE and opened_in > 1:
-                return True
-            return _USAGE in given and given[_USAGE] != record.attrs.get(_USAGE) and (opened > 0 or depth > 0)
-        if qtype == _QT_ALIAS:
-            return _BASE_OBJECT in given and opened > 0
-        if qtype == _QT_REMOTE:
-            return opened > 0 and (_XMIT_Q in given or _REMOTE_Q in given or _REMOTE_QMGR in given)
-        return False
-
-    def _define(self, command: Message, name: str, qtype: int, attrs: dict[int, AttrValue], existing: Queue | None) -> list[Message]:
-        """Create, Copy and Create/Copy with Replace: ``attrs`` (base + overrides) becomes the queue."""
-        self._check_combination(name, attrs)
-        if existing is not None and self._needs_force(existing, attrs):
-            # Replace cannot force: the change would need Force on Change Queue (S10 Replace).
-            raise _Reject(mq.MQRCCF_OBJECT_OPEN)
-        attrs = self._new_attrs(qtype, attrs, existing)
-        self._publish(name, Queue(name, qtype, attrs), PutQueue(name, qtype, attrs))
-        return self._ok(command)
-
-    def _create_q(self, command: Message, p: _Parsed) -> list[Message]:
-        name = p.values[_Q_NAME]
-        assert isinstance(name, str)
-        qtype = p.qtype
-        existing = self._queues.get(name)
-        if existing is not None:
-            if existing.qtype != qtype:
-                raise _Reject(mq.MQRCCF_OBJECT_WRONG_TYPE)
-            if p.values.get(_REPLACE) != _YES:
-                raise _Reject(mq.MQRCCF_OBJECT_ALREADY_EXISTS)
-        attrs = self._defaults(qtype)
-        attrs.update(p.attrs)
-        return self._define(command, name, qtype, attrs, existing)
-
-    def _copy_q(self, command: Message, p: _Parsed) -> list[Message]:
-        source_name = p.values[_FROM_Q_NAME]
-        name = p.values[_TO_Q_NAME]
-        assert isinstance(source_name, str) and isinstance(name, str)
-        qtype = p.qtype
-        source = self._queues.get(source_name)
-        if source is None:
-            raise _Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
-        if source.qtype != qtype:
-            raise _Reject(mq.MQRCCF_LIKE_OBJECT_WRONG_TYPE)
-        existing = self._queues.get(name)
-        if existing is not None:
-            if existing.qtype != qtype:
-                raise _Reject(mq.MQRCCF_OBJECT_WRONG_TYPE)
-            if p.values.get(_REPLACE) != _YES:
-                raise _Reject(mq.MQRCCF_OBJECT_ALREADY_EXISTS)
-        attrs = dict(source.attrs)
-        attrs.update(p.attrs)
-        return self._define(command, name, qtype, attrs, existing)
-
-    def _named_queue(self, p: _Parsed) -> tuple[str, Queue]:
-        """The queue a command's QName names; MQRC_UNKNOWN_OBJECT_NAME when there is none."""
-        name = p.values[_Q_NAME]
-        assert isinstance(name, str)
-        record = self._queues.get(name)
-        if record is None:
-            raise _Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
-        return name, record
-
-    def _change_q(self, command: Message, p: _Parsed) -> list[Message]:
-        name, record = self._named_queue(p)
-        if record.qtype != p.qtype:
-            raise _Reject(mq.MQRCCF_OBJECT_WRONG_TYPE)
-        given = p.attrs
-        attrs = dict(record.attrs)
-        attrs.update(given)
-        if not _CHECKED_TOGETHER.isdisjoint(given):
-            self._check_combination(name, attrs)
-        if p.values.get(_FORCE) != _YES and self._needs_force(record, given):
-            raise _Reject(mq.MQRCCF_OBJECT_OPEN_FORCE)
-        date, clock = self._now()
-        attrs[_ALT_DATE] = date
-        attrs[_ALT_TIME] = clock
-        items = (*given.items(), (_ALT_DATE, date), (_ALT_TIME, clock))
-        self._publish(name, Queue(name, record.qtype, attrs), SetAttrs(name, items))
-        return self._ok(command)
-
-    def _delete_q(self, command: Message, p: _Parsed) -> list[Message]:
-        name, record = self._named_queue(p)
-        wanted = p.values.get(_Q_TYPE)
-        if wanted is not None and wanted != record.qtype:
-            raise _Reject(mq.MQRCCF_OBJECT_WRONG_TYPE)
-        # Delete Queue (command-semantics §6): an open queue cannot go; uncommitted messages always
-        # block it; committed ones need Purge, which deletes them with the queue.
-        layer = self.messaging
-        depth, opened_in, opened_out = layer.status(name)
-        if opened_in or opened_out:
-            raise _Reject(mq.MQRCCF_OBJECT_OPEN)
-        if record.qtype == _QT_LOCAL:
-            if layer.uncommitted(name) or (depth and p.values.get(_PURGE) != _YES):
-                raise _Reject(mq.MQRC_Q_NOT_EMPTY)
-            if depth:
-                layer.clear(name)
-        self._publish(name, None, DeleteQueue(name))
-        return self._ok(command)
-
-    def _clear_q(self, command: Message, p: _Parsed) -> list[Message]:
-        name, record = self._named_queue(p)
-        if record.qtype != _QT_LOCAL:
-            raise _Reject(mq.MQRCCF_Q_WRONG_TYPE)
-        # Clear Queue (command-semantics §7): not while open, not with uncommitted messages.
-        layer = self.messaging
-        depth, opened_in, opened_out = layer.status(name)
-        if opened_in or opened_out:
-            raise _Reject(mq.MQRCCF_OBJECT_OPEN)
-        if layer.uncommitted(name):
-            raise _Reject(mq.MQRC_Q_NOT_EMPTY)
-        if depth:
-            layer.clear(name)
-        return self._ok(command)
+    # ------------------------------------------------------------------ queue manager
 
     def _change_qmgr(self, command: Message, p: _Parsed) -> list[Message]:
         date, clock = self._now()
         items = (*p.attrs.items(), (_ALT_DATE, date), (_ALT_TIME, clock))
-        self._undo.append(("m", "", self._qmgr))
+        self._tx.record(self._restore_qmgr, None, self._qmgr)
         self._qmgr = {**self._qmgr, **dict(items)}
-        self._pending.append(SetQmgr(items))
+        self._tx.record_op(SetQmgr(items))
         return self._ok(command)
 
     def _ping(self, command: Message, p: _Parsed) -> list[Message]:
@@ -958,112 +726,30 @@ class Engine:
 
     # ------------------------------------------------------------------ inquiries
 
-    def _string(self, pid: int, value: str, length: int) -> String:
-        return String(pid, value.ljust(length), self._ccsid)
-
-    def _value(self, attr: Attribute, value: AttrValue) -> Parameter:
-        if attr.is_string:
-            assert isinstance(value, str)
-            return String(attr.pid, value.ljust(attr.max_length), self._ccsid)
-        assert isinstance(value, int)
-        return Integer(attr.pid, value)
-
-    def _matches(self, p: _Parsed, record: Queue) -> bool:
-        for pid in (_CLUSTER_NAME, _CLUSTER_NAMELIST):
-            pattern = p.values.get(pid)
-            if pattern is not None:
-                assert isinstance(pattern, str)
-                value = record.attrs.get(pid)
-                if not isinstance(value, str) or not _generic_match(pattern, value):
-                    return False
-        f = p.filter
-        if f is None:
-            return True
-        attr = self._spec.queue_attributes[f.parameter]
-        if f.parameter == _Q_TYPE:
-            actual: AttrValue | None = record.qtype
-        elif f.parameter == _Q_NAME:
-            actual = record.name
-        elif record.qtype not in attr.applies:
-            return False
-        elif f.parameter in _STATUS_SLOT:
-            actual = self.messaging.status(record.name)[_STATUS_SLOT[f.parameter]]
-        else:
-            actual = record.attrs.get(f.parameter)
-        if actual is None:
-            return False
-        return _compare(f.operator, actual, f.value)
-
-    def _inquire_q(self, command: Message, p: _Parsed) -> list[Message]:
-        pattern = p.values[_Q_NAME]
-        assert isinstance(pattern, str)
-        wanted = p.values.get(_Q_TYPE, _QT_ALL)
-        if pattern.endswith("*"):
-            prefix = pattern[:-1]
-            names = sorted(n for n in self._queues if n.startswith(prefix))
-        else:
-            names = [pattern] if pattern in self._queues else []
-        selectors = p.values.get(mq.MQIACF_Q_ATTRS, (_ALL,))
-        assert isinstance(selectors, tuple)
-        everything = _ALL in selectors
-        chosen = frozenset(selectors)
-        reported = self._spec.reported
-        out: list[Message] = []
-        for name in names:
-            record = self._queues[name]
-            if wanted != _QT_ALL and record.qtype != wanted:
-                continue
-            if not self.may_display(name) or not self._matches(p, record):
-                continue
-            params: list[Parameter] = [self._string(_Q_NAME, name, _NAME_LENGTH), Integer(_Q_TYPE, record.qtype)]
-            attrs = record.attrs
-            status = self.messaging.status(name)
-            for attr in reported[record.qtype]:
-                pid = attr.pid
-                if not everything and pid not in chosen:
-                    continue
-                slot = _STATUS_SLOT.get(pid)
-                if slot is not None:
-                    params.append(Integer(pid, status[slot]))
-                else:
-                    params.append(self._value(attr, attrs[pid]))
-            out.append(responses.ok_response(command, tuple(params)))
-        if not out:
-            raise _Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
-        return responses.numbered(out)
-
-    def _inquire_q_names(self, command: Message, p: _Parsed) -> list[Message]:
-        pattern = p.values[_Q_NAME]
-        assert isinstance(pattern, str)
-        wanted = p.values.get(_Q_TYPE, _QT_ALL)
-        queues = self._queues
-        if pattern.endswith("*"):
-            prefix = pattern[:-1]
-            names = sorted(n for n in queues if n.startswith(prefix))
-        else:
-            names = [pattern] if pattern in queues else []
-        if wanted != _QT_ALL:
-            names = [n for n in names if queues[n].qtype == wanted]
-        names = [n for n in names if self.may_display(n)]
-        params: tuple[Parameter, ...] = (
-            StringList(mq.MQCACF_Q_NAMES, tuple(n.ljust(_NAME_LENGTH) for n in names), self._ccsid),
-            IntegerList(mq.MQIACF_Q_TYPES, tuple(queues[n].qtype for n in names)),
-        )
-        return responses.numbered([responses.ok_response(command, params)])
-
     def _inquire_qmgr(self, command: Message, p: _Parsed) -> list[Message]:
         selectors = p.values.get(mq.MQIACF_Q_MGR_ATTRS, (_ALL,))
         assert isinstance(selectors, tuple)
         everything = _ALL in selectors
         qmgr = self._qmgr
-        params: list[Parameter] = [self._string(_QMGR_NAME, self._qmgr_name, _NAME_LENGTH)]
+        params: list[Parameter] = [String(_QMGR_NAME, self._qmgr_name.ljust(_NAME_LENGTH), self._ccsid)]
         for attr in self._spec.qmgr_reported:
             if everything or attr.pid in selectors:
-                params.append(self._value(attr, qmgr[attr.pid]))
+                params.append(parameter_of(attr, qmgr[attr.pid], self._ccsid))
         return responses.numbered([responses.ok_response(command, tuple(params))])
 
     def queue_names(self) -> list[str]:
-        return sorted(self._queues)
+        return self.queues.names()
+
+    # ------------------------------------------------------------------ what the rooms use
+
+    @property
+    def transaction(self) -> Transaction:
+        """The transaction of what is being applied (undo records and store operations)."""
+        return self._tx
+
+    def ok(self, command: Message) -> list[Message]:
+        """The one-message success answer (cached)."""
+        return self._ok(command)
 
 
 def open_engine(data_dir: Path | None = None, qmgr: str | None = None, ccsid: int | None = None) -> Engine:

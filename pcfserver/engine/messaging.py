@@ -35,8 +35,8 @@ from pcfserver.engine.messages import (
 from pcfserver.engine.store import ClearMessages, DeleteMessage, PutMessage, UpdateMessage, md_record
 
 if TYPE_CHECKING:
-    from pcfserver.engine.engine import Engine, Queue
-    from pcfserver.engine.registry import NamedObject
+    from pcfserver.engine.context import EngineView
+    from pcfserver.engine.registry import NamedObject, Queue
     from pcfserver.engine.spec import AttrValue
 
 log = logging.getLogger("pcfserver.messages")
@@ -127,9 +127,9 @@ def _local(now: float | None) -> tuple[str, str]:
 
 
 class MessageLayer:
-    """Messages of one queue manager's local queues (owned by :class:`~pcfserver.engine.engine.Engine`)."""
+    """Messages of one queue manager's local queues (owned by the engine, seen through :class:`~pcfserver.engine.context.EngineView`)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: EngineView) -> None:
         self._engine = engine
         self.queues: dict[str, QueueMessages] = {}
         self.sessions: dict[int, SessionState] = {}

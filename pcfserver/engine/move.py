@@ -15,14 +15,22 @@ from typing import TYPE_CHECKING, Protocol
 from pcfserver import mq
 from pcfserver.codec.model import Integer, Message
 from pcfserver.engine import responses
+from pcfserver.engine.context import EngineView
 from pcfserver.engine.messages import MQIError
 
 if TYPE_CHECKING:
-    from pcfserver.engine.engine import Engine, Queue
     from pcfserver.engine.messaging import MessageLayer, SessionState
+    from pcfserver.engine.registry import Queue
 
 # Attributes source and target must share (MQRCCF_Q_ATTR_CONFLICT 3223).
 _MATCHING = (mq.MQIA_DEFINITION_TYPE, mq.MQIA_HARDEN_GET_BACKOUT, mq.MQIA_USAGE)
+
+
+class Engine(EngineView, Protocol):
+    """The queue manager as these commands see it: its rooms and its message layer."""
+
+    @property
+    def messaging(self) -> MessageLayer: ...
 
 
 class Parsed(Protocol):

@@ -12,11 +12,20 @@ from typing import TYPE_CHECKING, Protocol
 from pcfserver import mq
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String
 from pcfserver.engine import responses
+from pcfserver.engine.context import EngineView
 from pcfserver.engine.messages import MQIError
 from pcfserver.tables import read_table, value_of
 
 if TYPE_CHECKING:
-    from pcfserver.engine.engine import Engine, Queue
+    from pcfserver.engine.messaging import MessageLayer
+    from pcfserver.engine.registry import Queue
+
+
+class Engine(EngineView, Protocol):
+    """The queue manager as these commands see it: its rooms and its message layer."""
+
+    @property
+    def messaging(self) -> MessageLayer: ...
 
 
 class Parsed(Protocol):

@@ -1,11 +1,20 @@
-"""The named objects of every kind in memory (formats/kinds.tsv): by MQOT_* type and name."""
+"""The definitions in memory: queues (by name) and the objects of every kind of formats/kinds.tsv (by MQOT_* type and name)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from pcfserver import kinds
-from pcfserver.engine.store import ObjValue
+from pcfserver.engine.store import AttrValue, ObjValue
+
+
+@dataclass(frozen=True, slots=True)
+class Queue:
+    """A queue definition.  Never mutated once in the registry: changes make a new record."""
+
+    name: str
+    qtype: int
+    attrs: dict[int, AttrValue]
 
 
 @dataclass(frozen=True, slots=True)

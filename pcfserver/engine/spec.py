@@ -199,17 +199,27 @@ class Spec:
     reported: dict[int, tuple[Attribute, ...]]
     qmgr_reported: tuple[Attribute, ...]
     objects: dict[str, ObjectSpec] = field(default_factory=dict)
+    records: dict[str, dict[int, Attribute]] = field(default_factory=dict)  # RECORD_TABLES' attributes
 
     def attributes_of(self, kind: str) -> dict[int, Attribute]:
         """The attribute table of a command's object (queue attributes for queue commands)."""
         found = self.objects.get(kind)
-        return found.attributes if found is not None else self.queue_attributes
+        if found is not None:
+            return found.attributes
+        return self.records.get(kind, self.queue_attributes)
+
+
+# Tables that are not kinds of named object but give their commands' filters their attributes (the commands with
+# CHLAUTH in their name: channel authentication records, formats/chlauth-attributes.tsv).
+RECORD_TABLES: dict[str, tuple[int, ...]] = {"chlauth": (mq.MQCMD_SET_CHLAUTH_REC, mq.MQCMD_INQUIRE_CHLAUTH_RECS)}
 
 
 def command_kind(code: int) -> str:
-    """The kind a command acts on: a kind of formats/kinds.tsv (MQCMD_CREATE_PROCESS), else queue."""
+    """The kind a command acts on: a kind of formats/kinds.tsv (MQCMD_CREATE_PROCESS), a record table, else queue."""
     found = kinds.kind_of_command(code)
-    return found.key if found else "queue"
+    if found:
+        return found.key
+    return next((table for table, codes in RECORD_TABLES.items() if code in codes), "queue")
 
 
 def _range(text: str) -> tuple[int, int, bool]:
@@ -395,6 +405,7 @@ def spec() -> Spec:
     queue_attrs = {a.pid: a for a in map(_queue_attribute, read_table("queue-attributes.tsv"))}
     qmgr_attrs = {a.pid: a for a in map(_qmgr_attribute, read_table("qmgr-attributes.tsv"))}
     objects = {kind: _object_spec(kind) for kind in kinds.keys()}
+    records = {table: {a.pid: a for a in map(_object_attribute, read_table(f"{table}-attributes.tsv"))} for table in RECORD_TABLES}
     all_value = mq.MQIACF_ALL
     selectors = {
         "@queue-selectors": frozenset(
@@ -476,4 +487,5 @@ def spec() -> Spec:
         reported=reported,
         qmgr_reported=qmgr_reported,
         objects=objects,
+        records=records,
     )

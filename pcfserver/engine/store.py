@@ -19,9 +19,9 @@ the same transaction that empties the journal), and at every open.  A busy regis
 the same few queues over and over, so folding writes each attribute once for many commands:
 at 30 commands per commit, a commit costs a tenth of the row writes it used to.
 
-Authority records and process definitions and namelists (``authrecs``, ``objects``) are written
-straight to their tables in the commit's transaction: they change rarely, so a journal would buy
-nothing.
+Authority records, process definitions, namelists and channel authentication records (``authrecs``,
+``objects``, ``chlauth``) are written straight to their tables in the commit's transaction: they
+change rarely, so a journal would buy nothing.
 
 Schema versions: ``meta.schema_version`` records the layout; ``MIGRATIONS[v]`` moves a database
 from version v to v+1 inside the opening transaction, so an upgrade also applies whole or not at
@@ -45,7 +45,7 @@ AttrValue = int | str
 ObjValue = int | str | tuple[str, ...] | tuple[int, ...]
 
 DB_NAME = "registry.sqlite3"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # MIGRATIONS[v] takes the schema from version v to v + 1.  Version 0 is an empty file.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -73,6 +73,9 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     # Process definitions and namelists: one row per object (MQOT_* type, name), its attributes as a
     # JSON list of [parameter, value] pairs (a namelist's Names is a list of strings).
     4: ("CREATE TABLE objects (objtype INTEGER NOT NULL, name TEXT NOT NULL, attrs TEXT NOT NULL, PRIMARY KEY (objtype, name)) WITHOUT ROWID",),
+    # Channel authentication records: one row per (channel profile, MQCAUT_* type, the fields that tell records of
+    # that type apart), its attributes as a JSON list of [parameter, value] pairs (pcfserver/engine/chlauth.py).
+    5: ("CREATE TABLE chlauth (profile TEXT NOT NULL, type INTEGER NOT NULL, key TEXT NOT NULL, attrs TEXT NOT NULL, PRIMARY KEY (profile, type, key)) WITHOUT ROWID",),
 }
 
 # Attribute values gathered in the journal before they are folded into the tables.  A fold
@@ -173,10 +176,27 @@ class DeleteObject:
     name: str
 
 
+@dataclass(frozen=True, slots=True)
+class PutChlauth:
+    """A channel authentication record set (added or replaced): all its attributes; written straight to its table."""
+
+    profile: str
+    type: int
+    key: str
+    attrs: tuple[tuple[int, ObjValue], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteChlauth:
+    profile: str
+    type: int
+    key: str
+
+
 Op = PutQueue | SetAttrs | DeleteQueue | SetQmgr | SetMeta
-MessageOp = PutMessage | DeleteMessage | UpdateMessage | ClearMessages | SetAuthRec | PutObject | DeleteObject
+MessageOp = PutMessage | DeleteMessage | UpdateMessage | ClearMessages | SetAuthRec | PutObject | DeleteObject | PutChlauth | DeleteChlauth
 AnyOp = Op | MessageOp
-_MESSAGE_OPS = (PutMessage, DeleteMessage, UpdateMessage, ClearMessages, SetAuthRec, PutObject, DeleteObject)
+_MESSAGE_OPS = (PutMessage, DeleteMessage, UpdateMessage, ClearMessages, SetAuthRec, PutObject, DeleteObject, PutChlauth, DeleteChlauth)
 
 
 def md_record(fields: tuple[object, ...], put_at: float, expires_at: float | None) -> bytes:
@@ -195,7 +215,7 @@ def md_fields(blob: bytes) -> tuple[object, ...]:
 class _MessageWrites:
     """The net rows of a commit's message operations: a message put and got in one commit is never written."""
 
-    __slots__ = ("auths", "clears", "deletes", "objects", "puts", "updates")
+    __slots__ = ("auths", "chlauth", "clears", "deletes", "objects", "puts", "updates")
 
     def __init__(self) -> None:
         self.puts: dict[int, PutMessage] = {}
@@ -204,9 +224,14 @@ class _MessageWrites:
         self.clears: list[str] = []
         self.auths: dict[tuple[str, int, int, str], tuple[int, ...]] = {}
         self.objects: dict[tuple[int, str], tuple[tuple[int, ObjValue], ...] | None] = {}
+        self.chlauth: dict[tuple[str, int, str], tuple[tuple[int, ObjValue], ...] | None] = {}
 
     def add(self, op: MessageOp) -> None:
-        if isinstance(op, PutObject):
+        if isinstance(op, PutChlauth):
+            self.chlauth[(op.profile, op.type, op.key)] = op.attrs
+        elif isinstance(op, DeleteChlauth):
+            self.chlauth[(op.profile, op.type, op.key)] = None
+        elif isinstance(op, PutObject):
             self.objects[(op.objtype, op.name)] = op.attrs
         elif isinstance(op, DeleteObject):
             self.objects[(op.objtype, op.name)] = None
@@ -231,6 +256,11 @@ class _MessageWrites:
             self.clears.append(op.queue)
 
     def write(self, db: sqlite3.Connection) -> None:
+        for chlauth_key, chlauth_attrs in self.chlauth.items():
+            if chlauth_attrs is None:
+                db.execute("DELETE FROM chlauth WHERE profile = ? AND type = ? AND key = ?", chlauth_key)
+            else:
+                db.execute("INSERT OR REPLACE INTO chlauth (profile, type, key, attrs) VALUES (?,?,?,?)", (*chlauth_key, json.dumps(chlauth_attrs)))
         for (objtype, name), attrs in self.objects.items():
             if attrs is None:
                 db.execute("DELETE FROM objects WHERE objtype = ? AND name = ?", (objtype, name))
@@ -374,6 +404,8 @@ class Snapshot:
     authrecs: dict[tuple[str, int, int, str], tuple[int, ...]] = field(default_factory=dict)
     # (MQOT_PROCESS or MQOT_NAMELIST, name) -> attributes
     objects: dict[tuple[int, str], dict[int, ObjValue]] = field(default_factory=dict)
+    # channel authentication records: (profile, MQCAUT_* type, key) -> attributes
+    chlauth: dict[tuple[str, int, str], dict[int, ObjValue]] = field(default_factory=dict)
 
 
 def _object_attrs(text: str) -> dict[int, ObjValue]:
@@ -527,6 +559,11 @@ class SqliteStore:
                 snap.objects[(objtype, name)] = _object_attrs(attrs)
             except (ValueError, TypeError) as exc:
                 raise StoreError(f"{self.path}: object {name} has attributes that cannot be read: {exc}") from exc
+        for profile, chlauth_type, key, attrs in db.execute("SELECT profile, type, key, attrs FROM chlauth"):
+            try:
+                snap.chlauth[(profile, chlauth_type, key)] = _object_attrs(attrs)
+            except (ValueError, TypeError) as exc:
+                raise StoreError(f"{self.path}: channel authentication record {profile} has attributes that cannot be read: {exc}") from exc
         kept_np = False
         for seq, queue, level, md, body, np in db.execute("SELECT seq, queue, level, md, body, np FROM messages ORDER BY seq"):
             try:

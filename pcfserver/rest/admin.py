@@ -49,9 +49,10 @@ _TABLES = {
     mq.MQCMD_INQUIRE_Q_STATUS: "status",
     mq.MQCMD_INQUIRE_Q_MGR: "qmgr",
     **{k.command("INQUIRE"): k.key for k in kinds.kinds()},
+    mq.MQCMD_INQUIRE_CHLAUTH_RECS: "chlauth",
 }
 """The attribute table whose keywords name each display's answers."""
-_QUALIFIER_TABLES = {"QMGR": "qmgr", **{word: k.key for word, k in kinds.by_qualifier().items()}}
+_QUALIFIER_TABLES = {"QMGR": "qmgr", "CHLAUTH": "chlauth", **{word: k.key for word, k in kinds.by_qualifier().items()}}
 """The attribute table a runCommandJSON qualifier's keywords come from (queues otherwise)."""
 
 
