@@ -99,7 +99,7 @@ class Served:
 
 
 @asynccontextmanager
-async def serve(tmp_path: Path, name: str, seed: str) -> AsyncIterator[Served]:
+async def serve(tmp_path: Path, name: str, seed: str, *args: str) -> AsyncIterator[Served]:
     """``pcfserver serve --qmgr NAME --seed FILE`` on free ports, with the dev environment's users."""
     data = tmp_path / name
     store = UserStore(data)
@@ -109,7 +109,7 @@ async def serve(tmp_path: Path, name: str, seed: str) -> AsyncIterator[Served]:
     script = tmp_path / f"{name}.mqsc"
     script.write_text(seed)
     process = await trio.lowlevel.open_process(
-        [sys.executable, "-m", "pcfserver", "serve", "--qmgr", name, "--data", str(data), "--port", "0", "--https-port", "0", "--seed", str(script)],
+        [sys.executable, "-m", "pcfserver", "serve", "--qmgr", name, "--data", str(data), "--port", "0", "--https-port", "0", "--seed", str(script), *args],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
     )
     served: Served | None = None
@@ -159,12 +159,12 @@ def error_item(response: httpx.Response) -> dict[str, Any]:
 
 
 @asynccontextmanager
-async def two_servers(tmp_path: Path) -> AsyncIterator[tuple[Served, Served]]:
+async def two_servers(tmp_path: Path, *qm1_args: str) -> AsyncIterator[tuple[Served, Served]]:
     """QM1 and QM2, each seeded with its file, each CONNAME naming the other's PCF port.
 
     QM1 starts first, so its sender channel's CONNAME is set to QM2's port once QM2 listens
     (through QM1's REST API, as pymqrest's ensure_channel would: ALTER CHANNEL without CHLTYPE)."""
-    async with serve(tmp_path, "QM1", SEED_QM1) as qm1:
+    async with serve(tmp_path, "QM1", SEED_QM1, *qm1_args) as qm1:
         async with serve(tmp_path, "QM2", SEED_QM2.replace("qm1(1414)", f"127.0.0.1({qm1.pcf})")) as qm2:
             admin = qm1.client()
             altered = await mqsc_json(admin, "QM1", command="alter", qualifier="channel", name="QM1.TO.QM2", parameters={"conname": f"127.0.0.1({qm2.pcf})"})
@@ -253,6 +253,15 @@ async def test_no_gateway_header_a_gateway_not_here_and_no_route_get_ibm_errors(
         await mqsc_text(admin, "QM1", "DEFINE QLOCAL(QM6) USAGE(XMITQ)")
         unserved = await mqsc_json(admin, "QM6", gateway="QM1", command="display", qualifier="qmgr")
         assert (unserved.status_code, error_item(unserved)["reasonCode"]) == (500, mq.MQRC_NO_MSG_AVAILABLE)
+
+
+async def test_a_default_gateway_routes_requests_without_the_header(tmp_path: Path) -> None:
+    """serve --rest-gateway: this queue manager is mqweb's default gateway (setmqweb mqRestGatewayQmgr)."""
+    async with two_servers(tmp_path, "--rest-gateway") as (qm1, qm2):
+        answer = await mqsc_json(qm1.client(), "QM2", command="display", qualifier="qmgr")
+        assert ([p["qmname"] for p in params(answer)], answer.headers[GATEWAY]) == (["QM2"], "QM1")
+        # The other server has no default gateway: the same request is refused there.
+        assert (await mqsc_json(qm2.client(), "QM1", command="display", qualifier="qmgr")).status_code == 404
 
 
 async def test_a_partner_that_is_down_is_answered_at_once(tmp_path: Path) -> None:

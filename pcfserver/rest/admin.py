@@ -78,8 +78,9 @@ def _json(status: int, body: object) -> Response:
 class AdminApi:
     """The administrative REST API of one queue manager."""
 
-    def __init__(self, qmgr_name: str, started: str = "", *, remote: bool = False) -> None:
+    def __init__(self, qmgr_name: str, started: str = "", *, remote: bool = False, gateway_default: bool = False) -> None:
         self.qmgr_name = qmgr_name
+        self.gateway_default = gateway_default  # mqweb's mqRestGatewayQmgr names this queue manager
         self.started = started  # "YYYY-MM-DD HH.MM.SS" the server started (DISPLAY QMSTATUS)
         self.remote = remote  # a queue manager reached through the gateway, not this one
 
@@ -135,7 +136,7 @@ class AdminApi:
             return error("gateway_not_local", gateway_qmgr)  # the gateway must be local to this server
         if qmgr == self.qmgr_name:
             return None
-        return qmgr if gateway_qmgr else error("admin_unknown_qmgr", qmgr)
+        return qmgr if gateway_qmgr or self.gateway_default else error("admin_unknown_qmgr", qmgr)
 
     # -- the mqsc resource --------------------------------------------------------------------
 

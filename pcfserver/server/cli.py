@@ -51,6 +51,10 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tls-key", default=None, metavar="PEM", help="the TLS certificate's private key")
     parser.add_argument("--tls-ca", default=None, metavar="PEM", help="CA certificates of accepted client certificates (required on the PCF TLS port, optional on HTTPS)")
     parser.add_argument("--token-lifetime", type=_seconds, default=7200.0, metavar="S", help="seconds a REST login token lasts (default 7200, mqweb's 120 minutes)")
+    parser.add_argument(
+        "--rest-gateway", action="store_true",
+        help="this queue manager is the REST API's default gateway (mqweb's mqRestGatewayQmgr): a request for another queue manager without the ibm-mq-rest-gateway-qmgr header is routed too",
+    )
     parser.add_argument("--insecure", action="store_true", help="listen on a non-loopback --host even where a port has no authentication")
     parser.add_argument("--data", default="./pcfdata", help="data directory of the store (default ./pcfdata)")
     parser.add_argument("--qmgr", default=None, help="queue manager name of a new data directory (default QM1; an existing one keeps its own)")
@@ -83,6 +87,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         tls_key=Path(args.tls_key) if args.tls_key else None,
         tls_ca=Path(args.tls_ca) if args.tls_ca else None,
         token_lifetime=args.token_lifetime,
+        rest_gateway_default=args.rest_gateway,
         insecure=args.insecure,
         ccsid=args.ccsid or 819,
         max_message_bytes=args.max_message_bytes,
