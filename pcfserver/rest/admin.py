@@ -22,15 +22,17 @@ import json
 import platform
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 from urllib.parse import unquote
 
 from pcfserver import kinds, mq
+from pcfserver.codec import IntegerList, Message, String
 from pcfserver.dialects import CommandSyntaxError, keyword_parameter, keyword_values, mqsc
 from pcfserver.dialects.keywords import is_string_parameter
 from pcfserver.dialects.outcome import Execute, failure
+from pcfserver.rest import gateway
 from pcfserver.rest.http import JSON, Request, Response, error
 from pcfserver.tables import read_table
 
@@ -61,6 +63,7 @@ class AdminOperation:
     run: Callable[[Execute], Response]
     changes: bool  # whether it may change something (chooses the identity of a user with several roles)
     kind: str = ""  # for the log
+    target: str = ""  # through the REST gateway: the queue manager it is for (empty: this one)
 
 
 @cache
@@ -75,9 +78,11 @@ def _json(status: int, body: object) -> Response:
 class AdminApi:
     """The administrative REST API of one queue manager."""
 
-    def __init__(self, qmgr_name: str, started: str = "") -> None:
+    def __init__(self, qmgr_name: str, started: str = "", *, remote: bool = False, gateway_default: bool = False) -> None:
         self.qmgr_name = qmgr_name
+        self.gateway_default = gateway_default  # mqweb's mqRestGatewayQmgr names this queue manager
         self.started = started  # "YYYY-MM-DD HH.MM.SS" the server started (DISPLAY QMSTATUS)
+        self.remote = remote  # a queue manager reached through the gateway, not this one
 
     def matches(self, path: str) -> bool:
         return path.startswith("/ibmmq/rest/v") and "/admin/" in path
@@ -91,16 +96,25 @@ class AdminApi:
             if request.header(CSRF_HEADER) is None:
                 return error("csrf_missing", CSRF_HEADER)
             qmgr = unquote(found.group(2))
-            if qmgr != self.qmgr_name:
-                return error("unknown_qmgr", qmgr)
+            routed = self._route(request, qmgr)
+            if routed is not None:
+                if isinstance(routed, Response):
+                    return routed
+                remote = AdminApi(qmgr, remote=True)._mqsc(request)
+                return remote if isinstance(remote, Response) else replace(remote, target=qmgr)
             return self._mqsc(request)
         found = _QMGR.fullmatch(path)
         if found is not None:
             if method != "GET":
                 return error("method_not_allowed", method, path, extra=(("Allow", "GET"),))
             wanted = unquote(found.group(2)) if found.group(2) else None
-            if wanted is not None and wanted != self.qmgr_name:
-                return error("unknown_qmgr", wanted)
+            routed = self._route(request, wanted) if wanted is not None else None
+            if isinstance(routed, Response):
+                return routed
+            if routed is not None and wanted is not None:
+                # The partner answered the gateway, so it runs; IBM gives a remote queue manager's name and state only.
+                answer = _json(200, {"qmgr": [{"name": wanted, "state": "running"}]})
+                return AdminOperation(lambda execute: answer, False, "qmgr", target=wanted)
             return _json(200, {"qmgr": [{"name": self.qmgr_name, "state": "running"}]})
         if _INSTALLATION.fullmatch(path) is not None:
             if method != "GET":
@@ -113,6 +127,16 @@ class AdminApi:
             }
             return _json(200, {"installation": [item]})
         return error("not_found", path)
+
+    def _route(self, request: Request, qmgr: str) -> Response | str | None:
+        """Where a request for ``qmgr`` goes: None here, the queue manager's name through the gateway
+        (the ibm-mq-rest-gateway-qmgr header names this queue manager), or IBM's error answer."""
+        gateway_qmgr = (request.header(gateway.HEADER) or "").strip()
+        if gateway_qmgr and gateway_qmgr != self.qmgr_name:
+            return error("gateway_not_local", gateway_qmgr)  # the gateway must be local to this server
+        if qmgr == self.qmgr_name:
+            return None
+        return qmgr if gateway_qmgr or self.gateway_default else error("admin_unknown_qmgr", qmgr)
 
     # -- the mqsc resource --------------------------------------------------------------------
 
@@ -136,7 +160,8 @@ class AdminApi:
                 text, display = mqsc_text(body)
             except ValueError as exc:
                 return error("bad_attribute", *exc.args)
-            return AdminOperation(lambda execute: self._run_json(text, execute), not display, "runCommandJSON")
+            untyped = _untyped_channel(body)
+            return AdminOperation(lambda execute: self._run_json(text, execute, untyped), not display, "runCommandJSON")
         return error("bad_attribute", "type", "must be runCommand or runCommandJSON")
 
     def _special(self, text: str) -> tuple[dict[str, object] | None, list[str]] | None:
@@ -147,11 +172,14 @@ class AdminApi:
             return None
         if found.group(1).upper() == "CMDSERV":
             return None, ["AMQ8027I: IBM MQ Command Server Status . . : Running"]
+        status_line = f"   QMNAME({self.qmgr_name})".ljust(43) + "STATUS(RUNNING)"
+        if self.remote:  # a queue manager reached through the gateway: when it started is not known here
+            return {"qmname": self.qmgr_name, "status": "RUNNING"}, ["AMQ8705I: Display Queue Manager Status Details.", status_line]
         date, _, clock = self.started.partition(" ")
         params: dict[str, object] = {"qmname": self.qmgr_name, "status": "RUNNING", "startda": date, "startti": clock}
         return params, [
             "AMQ8705I: Display Queue Manager Status Details.",
-            f"   QMNAME({self.qmgr_name})".ljust(43) + "STATUS(RUNNING)",
+            status_line,
             f"   STARTDA({date})".ljust(43) + f"STARTTI({clock})",
         ]
 
@@ -163,11 +191,13 @@ class AdminApi:
         items: list[tuple[int, int, dict[str, object]]] = [(b.comp_code, b.reason, {"text": list(b.lines)}) for b in outcome.blocks]
         return _answer(items or [(mq.MQCC_OK, mq.MQRC_NONE, {"text": []})])
 
-    def _run_json(self, text: str, execute: Execute) -> Response:
+    def _run_json(self, text: str, execute: Execute, untyped: str | None = None) -> Response:
         special = self._special(text)
         if special is not None:
             params, lines = special
             return _answer([(mq.MQCC_OK, mq.MQRC_NONE, {"message": lines} if params is None else {"parameters": params})])
+        if untyped is not None:
+            text = _typed(text, untyped, execute)
         try:
             parsed = mqsc.parse(text)
         except CommandSyntaxError as exc:  # not run: a syntax error, an object type this server does not keep
@@ -201,6 +231,30 @@ def _answer(items: Sequence[tuple[int, int, dict[str, object]]]) -> Response:
 
 
 # ---------------------------------------------------------------------- runCommandJSON -> MQSC
+
+
+def _untyped_channel(body: dict[str, Any]) -> str | None:
+    """The channel an ALTER CHANNEL body names without a chltype (formats/rest-admin.tsv), else None."""
+    command, qualifier, name, params = body.get("command"), body.get("qualifier"), body.get("name"), body.get("parameters") or {}
+    if not (isinstance(command, str) and command.upper() in ("ALTER", "ALT") and isinstance(qualifier, str) and qualifier.upper() in ("CHANNEL", "CHL")):
+        return None
+    if not isinstance(name, str) or not isinstance(params, dict) or any(isinstance(k, str) and k.lower() == "chltype" for k in params):
+        return None
+    return name
+
+
+def _typed(text: str, channel: str, execute: Execute) -> str:
+    """``text`` (ALTER CHANNEL(name) ...) with the channel's own CHLTYPE after its name, as runmqsc requires;
+    unchanged when the channel cannot be inquired (the command then gets runmqsc's own answer)."""
+    answer = execute(Message(mq.MQCMD_INQUIRE_CHANNEL, (String(mq.MQCACH_CHANNEL_NAME, channel), IntegerList(mq.MQIACF_CHANNEL_ATTRS, (mq.MQIACH_CHANNEL_TYPE,)))))
+    if failure(answer) is not None:
+        return text
+    word = next((keyword_values(m.parameters, table="channel").get("chltype") for m in answer if m.get(mq.MQIACH_CHANNEL_TYPE) is not None), None)
+    verb, _, rest = text.partition(" ")
+    head = f"CHANNEL({_quoted(channel)})"
+    if not isinstance(word, str) or not rest.startswith(head):
+        return text
+    return f"{verb} {head} CHLTYPE({word}){rest[len(head):]}"
 
 
 def _quoted(value: str) -> str:

@@ -43,8 +43,9 @@ class RestApp:
         token_lifetime: float = TOKEN_LIFETIME,
         secure_cookie: bool = False,
         started: str = "",
+        gateway_default: bool = False,
     ) -> None:
-        self.admin = AdminApi(qmgr_name, started)
+        self.admin = AdminApi(qmgr_name, started, gateway_default=gateway_default)
         self.messaging = MessagingApi(qmgr_name)
         self.auth = Authenticator(users, clock, token_lifetime=token_lifetime, secure_cookie=secure_cookie)
 

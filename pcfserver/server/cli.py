@@ -8,9 +8,11 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import TextIO
 
 import trio
 
+from pcfserver.engine.engine import Engine as FullEngine
 from pcfserver.server.committer import Engine, commit_in_thread
 from pcfserver.server.core import ServerConfig
 from pcfserver.server.logs import LOGGER_NAME, configure_logging
@@ -49,10 +51,18 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tls-key", default=None, metavar="PEM", help="the TLS certificate's private key")
     parser.add_argument("--tls-ca", default=None, metavar="PEM", help="CA certificates of accepted client certificates (required on the PCF TLS port, optional on HTTPS)")
     parser.add_argument("--token-lifetime", type=_seconds, default=7200.0, metavar="S", help="seconds a REST login token lasts (default 7200, mqweb's 120 minutes)")
+    parser.add_argument(
+        "--rest-gateway", action="store_true",
+        help="this queue manager is the REST API's default gateway (mqweb's mqRestGatewayQmgr): a request for another queue manager without the ibm-mq-rest-gateway-qmgr header is routed too",
+    )
     parser.add_argument("--insecure", action="store_true", help="listen on a non-loopback --host even where a port has no authentication")
     parser.add_argument("--data", default="./pcfdata", help="data directory of the store (default ./pcfdata)")
     parser.add_argument("--qmgr", default=None, help="queue manager name of a new data directory (default QM1; an existing one keeps its own)")
     parser.add_argument("--ccsid", type=_positive_int, default=None, help="queue manager CCSID of a new data directory (default 819)")
+    parser.add_argument(
+        "--seed", action="append", default=[], metavar="FILE",
+        help="run this MQSC script (as runmqsc would, its output printed) before listening, at every start; may be repeated",
+    )
     parser.add_argument("--capture", metavar="DIR", help="write each connection's raw inbound/outbound PCF to files in DIR")
     parser.add_argument("--capture-rotate-bytes", type=_positive_int, default=defaults.capture_rotate_bytes, metavar="N", help=f"start a new capture file, on a message boundary, past this size (default {defaults.capture_rotate_bytes})")
     parser.add_argument("--max-message-bytes", type=_positive_int, default=defaults.max_message_bytes, metavar="N", help=f"largest command accepted (default {defaults.max_message_bytes})")
@@ -77,6 +87,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         tls_key=Path(args.tls_key) if args.tls_key else None,
         tls_ca=Path(args.tls_ca) if args.tls_ca else None,
         token_lifetime=args.token_lifetime,
+        rest_gateway_default=args.rest_gateway,
         insecure=args.insecure,
         ccsid=args.ccsid or 819,
         max_message_bytes=args.max_message_bytes,
@@ -127,6 +138,22 @@ async def serve_until_signal(engine: Engine, config: ServerConfig, data: Path, q
                 service.shutdown()
 
 
+def seed(engine: FullEngine, path: Path, out: TextIO) -> int:
+    """Runs an MQSC script against the store before the server listens; runmqsc's exit status.
+
+    IBM's container runs the MQSC files it is given at every start the same way: a failed command
+    is reported and the rest go on, so the server starts either way."""
+    from pcfserver.dialects.runner import ScriptRunner
+
+    runner = ScriptRunner(engine.execute, qmgr_name=engine.qmgr_name)
+    lines = runner.start()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        lines += runner.feed(line)
+    lines += runner.finish()
+    print("\n".join(lines), file=out, flush=True)
+    return runner.exit_code
+
+
 def _first_leaf(error: BaseException) -> BaseException:
     while isinstance(error, BaseExceptionGroup):
         error = error.exceptions[0]
@@ -146,6 +173,14 @@ def run(name: str, args: argparse.Namespace) -> int:
         return 1
     config.ccsid = engine.ccsid
     qmgr = engine.qmgr_name
+    for script in args.seed:
+        try:
+            status = seed(engine, Path(script), sys.stdout)
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"pcfserver serve: cannot read --seed {script}: {exc}", file=sys.stderr)
+            engine.close()
+            return 1
+        print(f"pcfserver: --seed {script} exit status {status}", flush=True)
     # What is loaded by now (tables, the registry as stored) lives as long as the process: the
     # collector need not look at it again.
     gc.collect()

@@ -89,6 +89,7 @@ class ServerConfig:
     tls_key: Path | None = None
     tls_ca: Path | None = None
     token_lifetime: float = 7200.0
+    rest_gateway_default: bool = False  # the REST API routes a request for another queue manager without the gateway header
     insecure: bool = False
 
 

@@ -45,6 +45,7 @@ from pcfserver.rest.admin import AdminOperation
 from pcfserver.rest.app import RestApp, Routed
 from pcfserver.rest.http import Request, Response, error
 from pcfserver.rest.messaging import Operation
+from pcfserver.server import gateway
 from pcfserver.server.committer import Committer, Job, PipelinedEngine
 from pcfserver.server.core import ServerConfig, address_name
 from pcfserver.server.logs import LOGGER_NAME
@@ -321,11 +322,16 @@ class HttpServer:
         operation = routed.operation
         assert isinstance(operation, AdminOperation)
         engine, identity = self.engine, routed.identity
+        if operation.target:  # through the REST gateway, for another queue manager (server/gateway.py)
+            return await gateway.forward(engine.qmgr_name, operation, identity, lambda command: engine.apply_command(command, None), self._result)
         job = await self._apply(lambda: operation.run(lambda command: engine.apply_command(command, identity)))
         if isinstance(job.result, Response):
             return job.result
         reason = job.result.reason if isinstance(job.result, MQIError) else mq.MQRC_UNEXPECTED_ERROR
         return error("unexpected", reason, reason=reason)
+
+    async def _result(self, action: Callable[[], object]) -> object:
+        return (await self._apply(action)).result
 
     async def _apply(self, action: Callable[[], object]) -> _Operation:
         job = _Operation(self.committer, action)
