@@ -71,13 +71,14 @@ class Session:
         syncpoint: bool = False,
     ) -> MessageDescriptor:
         """MQPUT1 of ``body`` (str is sent as UTF-8); ``expiry`` in tenths of a second; ``reply_to`` "queue[@qmgr]"."""
-        data = body.encode("utf-8") if isinstance(body, str) else bytes(body)
+        data = body.encode("utf-8") if isinstance(body, str) else body if type(body) is bytes else bytes(body)
         persistence = None if persistent is None else (mq.MQPER_PERSISTENT if persistent else mq.MQPER_NOT_PERSISTENT)
-        reply_q, reply_qmgr = _reply_to(reply_to)
+        reply_q, reply_qmgr = _reply_to(reply_to) if reply_to else ("", "")
         layer = self._qm.engine.messaging
+        state = self._live()
         return self._qm.call(
             lambda: layer.put(
-                self._live(),
+                state,
                 queue,
                 data,
                 persistence=persistence,
@@ -197,7 +198,8 @@ class QueueManager:
         """Runs a message-layer call durably under the lock; with ``wait``, retries MQRC_NO_MSG_AVAILABLE until it passes."""
         if wait <= 0:
             with self._lock:
-                self._check_open()
+                if self.closed:
+                    raise MQIError(mq.MQRC_CONNECTION_BROKEN)
                 try:
                     return self.engine.execute_operation(action)
                 finally:

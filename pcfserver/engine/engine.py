@@ -421,7 +421,8 @@ class Engine:
         """A message-layer call applied and committed durably; raises its MQIError."""
         result, batch = self.apply_operation(action)
         try:
-            self.commit(batch)
+            if batch.ops:
+                self._store.commit(batch.ops)
         except Exception as exc:
             self.abort(batch, exc)
             raise MQIError(mq.MQRC_RESOURCE_PROBLEM) from exc

@@ -116,18 +116,21 @@ def _pad(value: bytes | str | None, length: int = 24) -> bytes:
     return data.ljust(length, b"\0")
 
 
-_GMT_CACHE: list[object] = [-1, "", ""]
+class _GmtCache:
+    second = -1
+    date = ""
+    times: tuple[str, ...] = ()  # HHMMSSTH for each hundredth of the second
 
 
 def _gmt(now: float) -> tuple[str, str]:
     """PutDate YYYYMMDD and PutTime HHMMSSTH (GMT), formatted once per second."""
     second = int(now)
-    cache = _GMT_CACHE
-    if cache[0] != second:
+    cache = _GmtCache
+    if cache.second != second:
         t = time.gmtime(second)
-        cache[:] = [second, time.strftime("%Y%m%d", t), time.strftime("%H%M%S", t)]
-    hundredths = int((now - second) * 100)
-    return str(cache[1]), f"{cache[2]}{hundredths:02d}"
+        clock = time.strftime("%H%M%S", t)
+        cache.date, cache.times, cache.second = time.strftime("%Y%m%d", t), tuple(f"{clock}{h:02d}" for h in range(100)), second
+    return cache.date, cache.times[int((now - second) * 100)]
 
 
 def _local(now: float | None) -> tuple[str, str]:
@@ -508,7 +511,7 @@ class MessageLayer:
                     uow.puts.pop()
                 uow.count = count
 
-        self._undo(undo)
+        self._engine.record_undo(undo)
         state.add(message)
         state.enq_count += 1
         state.last_put = now
@@ -580,7 +583,7 @@ class MessageLayer:
                 uow.count = count
             state.restore(found)
 
-        self._undo(undo)
+        self._engine.record_undo(undo)
         state.depth -= 1
         state.deq_count += 1
         state.last_get = now
@@ -686,7 +689,7 @@ class MessageLayer:
                     for m in [m for m in level if m.got_uow is not None]:
                         level.remove(m)  # locked again: out of the way of gets, as when it was got
 
-        self._undo(undo)
+        self._engine.record_undo(undo)
 
     def backout(self, session: SessionState) -> None:
         """MQBACK: the unit's puts are deleted; its gets go back with BackoutCount + 1."""
