@@ -147,3 +147,25 @@ def test_backout_count_and_queue_status_after_restart(tmp_path: Path) -> None:
         qm.execute(change("Q", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 10)))
         qm.execute(command(mq.MQCMD_CLEAR_Q, qname("Q")))
     assert _bodies(tmp_path, "Q") == []
+
+
+def test_a_commit_deletes_exactly_the_messages_its_unit_got(tmp_path: Path) -> None:
+    """Gets committed together are deleted by runs of consecutive rows and by list: after a reopen
+    every message the unit got is gone and every other one is there, even those between the runs."""
+    with open_queue_manager(tmp_path) as qm:
+        qm.execute(create("Q", mq.MQQT_LOCAL))
+        qm.execute(create("OTHER.Q", mq.MQQT_LOCAL))
+        with qm.session() as s:
+            ids = []
+            for k in range(40):
+                ids.append(s.put("Q", f"m{k}".encode(), persistent=True).msg_id)
+                if k % 10 == 9:
+                    s.put("OTHER.Q", f"o{k}".encode(), persistent=True)  # rows between the runs
+            taken = [*range(0, 12), *range(14, 15), *range(17, 19), *range(25, 33), 36, 39]
+            for k in taken:
+                assert s.get("Q", msg_id=ids[k], syncpoint=True)[1] == f"m{k}".encode()
+            s.commit()
+            s.get("Q", msg_id=ids[13], syncpoint=True)  # got but backed out: stays
+            s.backout()
+    assert _bodies(tmp_path, "Q") == [f"m{k}" for k in range(40) if k not in taken]
+    assert _bodies(tmp_path, "OTHER.Q") == ["o9", "o19", "o29", "o39"]
