@@ -33,7 +33,16 @@ from pcfserver.engine.messages import (
     UnitOfWork,
     descriptor,
 )
-from pcfserver.engine.store import ClearMessages, DeleteMessage, PutMessage, UpdateMessage, md_record
+from pcfserver.engine.store import (
+    ClearMessages,
+    DeleteMessage,
+    DeleteMessages,
+    MessageRow,
+    PutMessage,
+    PutMessages,
+    UpdateMessage,
+    md_record,
+)
 
 if TYPE_CHECKING:
     from pcfserver.engine.engine import Engine, Queue
@@ -646,7 +655,7 @@ class MessageLayer:
         self._keep_unit(uow)
         queues = self.queues
         arrivals = self.arrivals
-        record_op = self._engine.record_op
+        rows: list[MessageRow] = []
         for m in puts:
             m.put_uow = None
             state = queues.get(m.queue)
@@ -655,7 +664,8 @@ class MessageLayer:
                 arrivals.add(m.queue)
             if not m.removed and m.md.persistence == _PERSISTENT:
                 m.stored = True
-                record_op(PutMessage(m.seq, m.queue, m.level, md_record(m.md.fields(), m.put_at, m.expires_at), m.body))
+                rows.append((m.seq, m.queue, m.level, md_record(m.md.fields(), m.put_at, m.expires_at), m.body, 0))
+        seqs: list[int] = []
         for m in gets:
             m.got_uow = None
             m.removed = True
@@ -663,8 +673,14 @@ class MessageLayer:
             if state is not None:
                 state.uncommitted -= 1
             if m.stored:
-                record_op(DeleteMessage(m.seq))
+                seqs.append(m.seq)
                 m.stored = False
+        # One operation each for the whole unit (a unit never gets what it put itself: the two are
+        # different messages, so their order does not matter).
+        if rows:
+            self._engine.record_op(PutMessages(rows))
+        if seqs:
+            self._engine.record_op(DeleteMessages(seqs))
         uow.puts, uow.gets, uow.count = [], [], 0
 
     def _keep_unit(self, uow: UnitOfWork) -> None:

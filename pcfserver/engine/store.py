@@ -134,6 +134,25 @@ class DeleteMessage:
     seq: int
 
 
+# A row of the messages table: (seq, queue, level, md, body, np).
+MessageRow = tuple[int, str, int, bytes, bytes, int]
+
+
+@dataclass(slots=True)
+class PutMessages:
+    """Many PutMessage at once, as rows (a committed unit of work's puts): one operation for the
+    batch instead of one object per message, which cost a third of a commit's Python time."""
+
+    rows: list[MessageRow]
+
+
+@dataclass(slots=True)
+class DeleteMessages:
+    """Many DeleteMessage at once (a committed unit of work's gets)."""
+
+    seqs: list[int]
+
+
 @dataclass(slots=True)
 class UpdateMessage:
     """A stored message's descriptor changed (its BackoutCount after a backout)."""
@@ -176,9 +195,9 @@ class DeleteObject:
 
 
 Op = PutQueue | SetAttrs | DeleteQueue | SetQmgr | SetMeta
-MessageOp = PutMessage | DeleteMessage | UpdateMessage | ClearMessages | SetAuthRec | PutObject | DeleteObject
+MessageOp = PutMessage | DeleteMessage | PutMessages | DeleteMessages | UpdateMessage | ClearMessages | SetAuthRec | PutObject | DeleteObject
 AnyOp = Op | MessageOp
-_MESSAGE_OPS = (PutMessage, DeleteMessage, UpdateMessage, ClearMessages, SetAuthRec, PutObject, DeleteObject)
+_MESSAGE_OPS = (PutMessage, DeleteMessage, PutMessages, DeleteMessages, UpdateMessage, ClearMessages, SetAuthRec, PutObject, DeleteObject)
 _MESSAGE_OP_TYPES = frozenset(_MESSAGE_OPS)
 
 
@@ -201,7 +220,7 @@ class _MessageWrites:
     __slots__ = ("auths", "clears", "deletes", "objects", "puts", "updates")
 
     def __init__(self) -> None:
-        self.puts: dict[int, PutMessage] = {}
+        self.puts: dict[int, MessageRow] = {}
         self.deletes: list[int] = []
         self.updates: dict[int, bytes] = {}
         self.clears: list[str] = []
@@ -209,15 +228,18 @@ class _MessageWrites:
         self.objects: dict[tuple[int, str], tuple[tuple[int, ObjValue], ...] | None] = {}
 
     def add(self, op: MessageOp) -> None:
-        kind = type(op)  # the two common ones first, by type (isinstance down the chain cost more)
-        if kind is PutMessage:
-            put = cast(PutMessage, op)
-            self.puts[put.seq] = put
-        elif kind is DeleteMessage:
-            seq = cast(DeleteMessage, op).seq
-            if self.puts.pop(seq, None) is None:
-                self.deletes.append(seq)
-            self.updates.pop(seq, None)
+        kind = type(op)  # the common ones first, by type (isinstance down the chain cost more)
+        if kind is PutMessages:
+            puts = self.puts
+            for row in cast(PutMessages, op).rows:
+                puts[row[0]] = row
+        elif kind is DeleteMessages:
+            puts, updates, deletes = self.puts, self.updates, self.deletes
+            for seq in cast(DeleteMessages, op).seqs:
+                if puts.pop(seq, None) is None:
+                    deletes.append(seq)
+                if updates:
+                    updates.pop(seq, None)
         elif isinstance(op, PutObject):
             self.objects[(op.objtype, op.name)] = op.attrs
         elif isinstance(op, DeleteObject):
@@ -225,7 +247,7 @@ class _MessageWrites:
         elif isinstance(op, SetAuthRec):
             self.auths[(op.profile, op.objtype, op.etype, op.entity)] = op.auths
         elif isinstance(op, PutMessage):
-            self.puts[op.seq] = op
+            self.puts[op.seq] = (op.seq, op.queue, op.level, op.md, op.body, int(op.np))
         elif isinstance(op, DeleteMessage):
             if self.puts.pop(op.seq, None) is None:
                 self.deletes.append(op.seq)
@@ -233,12 +255,12 @@ class _MessageWrites:
         elif isinstance(op, UpdateMessage):
             earlier = self.puts.get(op.seq)
             if earlier is not None:
-                self.puts[op.seq] = PutMessage(earlier.seq, earlier.queue, earlier.level, op.md, earlier.body, earlier.np)
+                self.puts[op.seq] = (earlier[0], earlier[1], earlier[2], op.md, earlier[4], earlier[5])
             else:
                 self.updates[op.seq] = op.md
-        else:
+        elif isinstance(op, ClearMessages):
             # Puts gathered so far for the queue vanish with it; the rest are written after the DELETE.
-            for seq in [seq for seq, put in self.puts.items() if put.queue == op.queue]:
+            for seq in [seq for seq, row in self.puts.items() if row[1] == op.queue]:
                 del self.puts[seq]
             self.clears.append(op.queue)
 
@@ -260,7 +282,7 @@ class _MessageWrites:
         if self.updates:
             db.executemany("UPDATE messages SET md = ? WHERE seq = ?", [(md, seq) for seq, md in self.updates.items()])
         if self.puts:
-            rows = [(p.seq, p.queue, p.level, p.md, p.body, int(p.np)) for p in self.puts.values()]
+            rows = list(self.puts.values())
             _insert_many(db, "INSERT OR REPLACE INTO messages (seq, queue, level, md, body, np) VALUES ", "(?,?,?,?,?,?)", rows)
 
 
