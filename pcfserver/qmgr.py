@@ -106,8 +106,11 @@ class Session:
         """MQGET (or, with ``browse``, the next message under this session's browse cursor); ``wait`` in seconds."""
         layer = self._qm.engine.messaging
         state = self._live()
+        action = lambda: layer.get(state, queue, browse=browse, msg_id=msg_id, correl_id=correl_id, syncpoint=syncpoint)  # noqa: E731
+        if wait <= 0:
+            return self._qm.call(action)
         return self._qm.call(
-            lambda: layer.get(state, queue, browse=browse, msg_id=msg_id, correl_id=correl_id, syncpoint=syncpoint),
+            action,
             wait=wait,
             waiting=lambda: layer.open(state, queue, input=not browse),  # a browse-only open is not an input open (IPPROCS)
             done_waiting=lambda handle: layer.close(state, handle),
