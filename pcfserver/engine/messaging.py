@@ -550,11 +550,14 @@ class MessageLayer:
         correl_id: bytes | str | None = None,
         syncpoint: bool = False,
         first: bool = False,
+        convert: Callable[[MessageDescriptor, bytes], bytes] | None = None,
     ) -> tuple[MessageDescriptor, bytes]:
         """MQGET: the next eligible message, removed (or, browsing, left under the session's cursor).
 
         ``browse`` continues after the session's browse cursor on this queue (the first message the
-        first time); ``first`` restarts at the first message (MQGMO_BROWSE_FIRST).
+        first time); ``first`` restarts at the first message (MQGMO_BROWSE_FIRST).  ``convert``
+        makes the body handed back from the message found before anything changes: an MQIError
+        it raises leaves the message where it was (the REST API's conversion to text).
         """
         session.last_reason = mq.MQRC_NONE
         path = self.resolve(name)
@@ -574,9 +577,10 @@ class MessageLayer:
         if found is None:
             raise MQIError(mq.MQRC_NO_MSG_AVAILABLE)
         md = found.md if found.expires_at is None else replace(found.md, expiry=found.remaining_expiry(now))
+        body = found.body if convert is None else convert(md, found.body)
         if browse:
             session.cursors[base.name] = (found.level, found.seq)
-            return md, found.body
+            return md, body
         uow = session.uow if syncpoint else None
         if uow is not None and uow.count + 1 > plan.max_uncommitted:
             raise MQIError(mq.MQRC_SYNCPOINT_LIMIT_REACHED)
@@ -607,7 +611,7 @@ class MessageLayer:
             self._store_delete(found)
         if plan.low_watch:
             self._depth_low_event(base, state)
-        return md, found.body
+        return md, body
 
     def _find(
         self, state: QueueMessages, now: float, msg_id: bytes | None, correl_id: bytes | None, cursor: tuple[int, int] | None
