@@ -509,7 +509,7 @@ class MessageLayer:
         self._seq += 1
         expires_at = None if md.expiry == _UNLIMITED else now + md.expiry / 10
         message = StoredMessage(self._seq, base.name, level, md, body if type(body) is bytes else bytes(body), now, expires_at)
-        saved = (state.depth, state.uncommitted, state.high_depth, state.enq_count, state.last_put, uow.count if uow else 0)
+        saved = (state.depth, state.uncommitted, state.high_depth, state.enq_count, state.last_put, uow.count if uow is not None else 0)
 
         def undo() -> None:
             message.removed = True
@@ -584,7 +584,7 @@ class MessageLayer:
         uow = session.uow if syncpoint else None
         if uow is not None and uow.count + 1 > plan.max_uncommitted:
             raise MQIError(mq.MQRC_SYNCPOINT_LIMIT_REACHED)
-        saved = (state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, uow.count if uow else 0)
+        saved = (state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, uow.count if uow is not None else 0)
 
         def undo() -> None:
             state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, count = saved
