@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from engine_support import change, command, create, qname
 
 from pcfserver import MQIError, mq, open_queue_manager
@@ -169,3 +170,32 @@ def test_a_commit_deletes_exactly_the_messages_its_unit_got(tmp_path: Path) -> N
             s.backout()
     assert _bodies(tmp_path, "Q") == [f"m{k}" for k in range(40) if k not in taken]
     assert _bodies(tmp_path, "OTHER.Q") == ["o9", "o19", "o29", "o39"]
+
+
+def test_a_call_whose_commit_fails_is_refused_and_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An MQI call is answered only once durable: when the store cannot commit, the call fails
+    with MQRC_RESOURCE_PROBLEM and neither memory nor disk keeps what it did."""
+    import sqlite3
+
+    with open_queue_manager(tmp_path) as qm:
+        qm.execute(create("Q", mq.MQQT_LOCAL))
+        store = qm.engine._store  # type: ignore[attr-defined]
+        real_commit = store.commit
+        with qm.session() as s:
+            s.put("Q", b"kept", persistent=True)
+            s.put("Q", b"in a unit", persistent=True, syncpoint=True)
+
+            def failing(ops: object) -> None:
+                raise sqlite3.OperationalError("disk I/O error")
+
+            monkeypatch.setattr(store, "commit", failing)
+            with pytest.raises(MQIError) as put_failed:
+                s.put("Q", b"refused", persistent=True)
+            assert put_failed.value.reason == mq.MQRC_RESOURCE_PROBLEM
+            with pytest.raises(MQIError) as commit_failed:
+                s.commit()
+            assert commit_failed.value.reason == mq.MQRC_RESOURCE_PROBLEM
+            monkeypatch.setattr(store, "commit", real_commit)
+            assert qm.engine.messaging.status("Q")[0] == 2  # "kept" and the unit's put, still uncommitted
+            s.commit()  # the unit is whole again and commits now
+    assert _bodies(tmp_path, "Q") == ["kept", "in a unit"]
