@@ -71,13 +71,14 @@ class Session:
         syncpoint: bool = False,
     ) -> MessageDescriptor:
         """MQPUT1 of ``body`` (str is sent as UTF-8); ``expiry`` in tenths of a second; ``reply_to`` "queue[@qmgr]"."""
-        data = body.encode("utf-8") if isinstance(body, str) else bytes(body)
+        data = body.encode("utf-8") if isinstance(body, str) else body if type(body) is bytes else bytes(body)
         persistence = None if persistent is None else (mq.MQPER_PERSISTENT if persistent else mq.MQPER_NOT_PERSISTENT)
-        reply_q, reply_qmgr = _reply_to(reply_to)
+        reply_q, reply_qmgr = _reply_to(reply_to) if reply_to else ("", "")
         layer = self._qm.engine.messaging
+        state = self._live()
         return self._qm.call(
             lambda: layer.put(
-                self._live(),
+                state,
                 queue,
                 data,
                 persistence=persistence,
@@ -105,8 +106,11 @@ class Session:
         """MQGET (or, with ``browse``, the next message under this session's browse cursor); ``wait`` in seconds."""
         layer = self._qm.engine.messaging
         state = self._live()
+        action = lambda: layer.get(state, queue, browse=browse, msg_id=msg_id, correl_id=correl_id, syncpoint=syncpoint)  # noqa: E731
+        if wait <= 0:
+            return self._qm.call(action)
         return self._qm.call(
-            lambda: layer.get(state, queue, browse=browse, msg_id=msg_id, correl_id=correl_id, syncpoint=syncpoint),
+            action,
             wait=wait,
             waiting=lambda: layer.open(state, queue, input=not browse),  # a browse-only open is not an input open (IPPROCS)
             done_waiting=lambda handle: layer.close(state, handle),
@@ -197,7 +201,8 @@ class QueueManager:
         """Runs a message-layer call durably under the lock; with ``wait``, retries MQRC_NO_MSG_AVAILABLE until it passes."""
         if wait <= 0:
             with self._lock:
-                self._check_open()
+                if self.closed:
+                    raise MQIError(mq.MQRC_CONNECTION_BROKEN)
                 try:
                     return self.engine.execute_operation(action)
                 finally:

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from engine_support import change, command, create, qname
 
 from pcfserver import MQIError, mq, open_queue_manager
@@ -147,3 +148,54 @@ def test_backout_count_and_queue_status_after_restart(tmp_path: Path) -> None:
         qm.execute(change("Q", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 10)))
         qm.execute(command(mq.MQCMD_CLEAR_Q, qname("Q")))
     assert _bodies(tmp_path, "Q") == []
+
+
+def test_a_commit_deletes_exactly_the_messages_its_unit_got(tmp_path: Path) -> None:
+    """Gets committed together are deleted by runs of consecutive rows and by list: after a reopen
+    every message the unit got is gone and every other one is there, even those between the runs."""
+    with open_queue_manager(tmp_path) as qm:
+        qm.execute(create("Q", mq.MQQT_LOCAL))
+        qm.execute(create("OTHER.Q", mq.MQQT_LOCAL))
+        with qm.session() as s:
+            ids = []
+            for k in range(40):
+                ids.append(s.put("Q", f"m{k}".encode(), persistent=True).msg_id)
+                if k % 10 == 9:
+                    s.put("OTHER.Q", f"o{k}".encode(), persistent=True)  # rows between the runs
+            taken = [*range(0, 12), *range(14, 15), *range(17, 19), *range(25, 33), 36, 39]
+            for k in taken:
+                assert s.get("Q", msg_id=ids[k], syncpoint=True)[1] == f"m{k}".encode()
+            s.commit()
+            s.get("Q", msg_id=ids[13], syncpoint=True)  # got but backed out: stays
+            s.backout()
+    assert _bodies(tmp_path, "Q") == [f"m{k}" for k in range(40) if k not in taken]
+    assert _bodies(tmp_path, "OTHER.Q") == ["o9", "o19", "o29", "o39"]
+
+
+def test_a_call_whose_commit_fails_is_refused_and_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An MQI call is answered only once durable: when the store cannot commit, the call fails
+    with MQRC_RESOURCE_PROBLEM and neither memory nor disk keeps what it did."""
+    import sqlite3
+
+    with open_queue_manager(tmp_path) as qm:
+        qm.execute(create("Q", mq.MQQT_LOCAL))
+        store = qm.engine._store  # type: ignore[attr-defined]
+        real_commit = store.commit
+        with qm.session() as s:
+            s.put("Q", b"kept", persistent=True)
+            s.put("Q", b"in a unit", persistent=True, syncpoint=True)
+
+            def failing(ops: object) -> None:
+                raise sqlite3.OperationalError("disk I/O error")
+
+            monkeypatch.setattr(store, "commit", failing)
+            with pytest.raises(MQIError) as put_failed:
+                s.put("Q", b"refused", persistent=True)
+            assert put_failed.value.reason == mq.MQRC_RESOURCE_PROBLEM
+            with pytest.raises(MQIError) as commit_failed:
+                s.commit()
+            assert commit_failed.value.reason == mq.MQRC_RESOURCE_PROBLEM
+            monkeypatch.setattr(store, "commit", real_commit)
+            assert qm.engine.messaging.status("Q")[0] == 2  # "kept" and the unit's put, still uncommitted
+            s.commit()  # the unit is whole again and commits now
+    assert _bodies(tmp_path, "Q") == ["kept", "in a unit"]

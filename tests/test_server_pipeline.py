@@ -9,12 +9,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
+import pytest
 import trio
 
+import pcfserver.server.committer as committer_module
 from pcfserver import Integer, Message, String, mq
 from pcfserver.client import connect
 from pcfserver.engine import open_engine
 from pcfserver.engine.engine import Batch, Engine
+from pcfserver.server.committer import Committer, Job, PipelinedEngine
 from pcfserver.server.core import PcfServer, ServerConfig
 
 
@@ -90,3 +93,58 @@ async def test_a_failed_commit_undoes_the_batch_behind_it_and_runs_it_again() ->
     on_disk_and_in_memory = [v.strip() for v in getattr(listed_after, "values", ())]
     assert "KEPT.Q" in on_disk_and_in_memory
     assert "LOST.Q" not in on_disk_and_in_memory
+
+
+class _Recorded(Job):
+    """A job that changes nothing; it counts as released when the committer says so."""
+
+    __slots__ = ("released",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.released = trio.Event()
+
+    def apply(self, engine: PipelinedEngine) -> None:
+        self.batch = Batch((), [], [], [], [])
+
+    def release(self, answers: list[list[Message]], failure: BaseException | None) -> None:
+        self.released.set()
+
+    def lost(self) -> None:
+        self.released.set()
+
+
+class _ThreadRecorder(GatedEngine):
+    def __init__(self) -> None:
+        super().__init__(open_engine(None))
+        self.threads: list[int] = []
+
+    def commit(self, batch: Batch) -> None:
+        self.threads.append(threading.get_ident())
+
+
+async def test_by_default_on_two_cpus_a_lone_job_commits_on_the_loop_and_a_group_in_the_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(committer_module.os, "sched_getaffinity", lambda _: {0, 1})
+    engine = _ThreadRecorder()
+    committer = Committer(engine)
+    loop_thread = threading.get_ident()
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(committer.run)
+            lone = _Recorded()
+            committer.submit(lone)
+            await lone.released.wait()
+            group = [_Recorded() for _ in range(3)]
+            for job in group:
+                committer.submit(job)  # submitted together: one group of three
+            for job in group:
+                await job.released.wait()
+            committer.close()
+    assert len(engine.threads) == 2
+    assert engine.threads[0] == loop_thread
+    assert engine.threads[1] != loop_thread
+    # Told where, the committer does not choose: every group in the thread, or every one on the loop.
+    assert not Committer(engine, in_thread=True).lone_on_loop
+    assert not Committer(engine, in_thread=False).in_thread
+    monkeypatch.setattr(committer_module.os, "sched_getaffinity", lambda _: set(range(8)))
+    assert not Committer(engine).lone_on_loop

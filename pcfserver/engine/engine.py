@@ -391,13 +391,28 @@ class Engine:
             self._identity = saved
 
     def execute_operation(self, action: Callable[[], _T]) -> _T:
-        """A message-layer call applied and committed durably; raises its MQIError."""
-        result, batch = self.apply_operation(action)
+        """A message-layer call applied and committed durably; raises its MQIError.
+
+        ``apply_operation`` and ``commit`` in one (no Batch unless the commit fails): the embedded
+        queue manager makes one of these per MQI call."""
+        tx = self._tx
+        tx.take()
+        result: _T | MQIError
         try:
-            self.commit(batch)
-        except Exception as exc:
-            self.abort(batch, exc)
-            raise MQIError(mq.MQRC_RESOURCE_PROBLEM) from exc
+            result = action()
+        except MQIError as exc:
+            result = exc
+        except Exception:
+            log.exception("message operation failed unexpectedly")
+            tx.rollback_to((0, 0))
+            result = MQIError(mq.MQRC_UNEXPECTED_ERROR)
+        undo, ops = tx.take()
+        if ops:
+            try:
+                self._store.commit(ops)
+            except Exception as exc:
+                self.abort(Batch((), [], [], undo, ops), exc)
+                raise MQIError(mq.MQRC_RESOURCE_PROBLEM) from exc
         if isinstance(result, MQIError):
             raise result
         return result

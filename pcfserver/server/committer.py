@@ -48,20 +48,31 @@ class PipelinedEngine(Engine, Protocol):
 
 
 def commit_in_thread(choice: bool | None) -> bool:
-    """Whether commits run in a worker thread (``choice``, or by the CPUs this process may use).
+    """Whether commits may run in a worker thread (``choice``; by default yes, see :func:`lone_commits_on_loop`).
 
-    A worker thread lets the event loop serve connections while a commit waits for the disk,
-    but each hand-over to it and back needs a free CPU: with two CPUs or fewer, shared with
-    clients, the thread mostly waits for one (0.6-0.8 ms per hand-over measured on two CPUs
-    with the benchmark's clients), and committing on the event loop was 15-30% faster there.
+    A worker thread lets the event loop serve connections while a commit waits for the disk.
+    """
+    return True if choice is None else choice
+
+
+def lone_commits_on_loop(choice: bool | None) -> bool:
+    """Whether a group of one job commits on the event loop although commits may run in a thread:
+    by default (``choice`` None) with two CPUs or fewer.
+
+    Each hand-over to the thread and back needs a free CPU: with two CPUs or fewer, shared with
+    clients, the thread often waits for one (0.6-0.8 ms per hand-over measured on two CPUs with
+    the benchmark's clients), which a lone client pays on every request, and nobody else is
+    waiting for the loop then.  A group of several jobs means other connections are busy: the
+    loop blocked in fsync stalls all of them (measured on the same two CPUs with sixteen clients
+    while other processes loaded the disk: 220 pairs/s on the loop, 330-390 in the thread).
     """
     if choice is not None:
-        return choice
+        return False
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # pragma: no cover - platforms without affinity
         cpus = os.cpu_count() or 1
-    return cpus > 2
+    return cpus <= 2
 
 
 class Job:
@@ -146,6 +157,7 @@ class Committer:
     def __init__(self, engine: Engine, *, in_thread: bool | None = None) -> None:
         self.engine = engine
         self.in_thread = commit_in_thread(in_thread)
+        self.lone_on_loop = lone_commits_on_loop(in_thread)
         self.pipelined: PipelinedEngine | None = cast(PipelinedEngine, engine) if hasattr(engine, "apply_batch") else None
         messaging = getattr(engine, "messaging", None)
         self.arrivals = Arrivals(getattr(messaging, "arrivals", None))
@@ -218,7 +230,7 @@ class Committer:
     async def _commit_group(self, engine: PipelinedEngine, jobs: list[Job]) -> None:
         group = Batch.joined([cast(Batch, job.batch) for job in jobs])
         try:
-            await self.where_commits_run(engine.commit, group)
+            await self.where_commits_run(engine.commit, group, lone=len(jobs) == 1)
         except Exception as exc:
             waiting = self._pending
             if waiting:
@@ -257,9 +269,9 @@ class Committer:
             out.extend(await self._run_batch([command]))
         return out
 
-    async def where_commits_run(self, call: Callable[[_A], _R], arg: _A) -> _R:
-        """``call(arg)`` in the worker thread or on the event loop, as ``--commit-in`` chose."""
-        if self.in_thread:
+    async def where_commits_run(self, call: Callable[[_A], _R], arg: _A, *, lone: bool = False) -> _R:
+        """``call(arg)`` in the worker thread or on the event loop, as ``--commit-in`` chose (``lone``: for one job)."""
+        if self.in_thread and not (lone and self.lone_on_loop):
             return await trio.to_thread.run_sync(call, arg)
         return call(arg)
 

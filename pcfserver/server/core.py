@@ -73,7 +73,7 @@ class ServerConfig:
     # Bytes of partial messages (beyond one receive per connection) all connections may hold.
     buffer_budget: int = 64 * 1024 * 1024
     # Where commits run: True in a worker thread (the event loop goes on meanwhile), False on
-    # the event loop itself, None to choose by the CPUs this process may use (see ``committer.commit_in_thread``).
+    # the event loop itself, None to choose per group by the CPUs this process may use (see ``committer.lone_commits_on_loop``).
     engine_in_thread: bool | None = None
     # The HTTP listener (off unless a port is given; 0 picks a free one) and its request limits.
     http_port: int | None = None
