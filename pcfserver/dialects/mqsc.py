@@ -183,6 +183,7 @@ def options_of(command: str) -> Options:
     shows: tuple[int, ...] = ()
     type_parameter: int = mq.MQIA_Q_TYPE
     unnamed = False
+    excluded: set[str] = set()
     for option in row.options:
         if option == "WHERE":
             where = True
@@ -192,6 +193,8 @@ def options_of(command: str) -> Options:
             type_parameter = getattr(mq, option[len("@type=") :])
         elif option == "@unnamed":
             unnamed = True
+        elif option.startswith("-"):
+            excluded.add(option[1:])
         elif option in _ATTRIBUTE_OPTIONS:
             table = _ATTRIBUTE_OPTIONS[option]
             attributes.update({k: a for k, a in vocab.table(table).items() if _settable(a, row.qtype, table)})
@@ -204,6 +207,8 @@ def options_of(command: str) -> Options:
             keyed[keyword] = (getattr(mq, parameter.rstrip("!")), required)
         else:
             flags.add(getattr(mq, option))
+    for keyword in excluded:
+        attributes.pop(keyword, None)
     return Options(keyed, frozenset(flags), attributes, selectors, where, shows, type_parameter, unnamed)
 
 
@@ -423,7 +428,9 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
         chosen = tuple(selectors) or options.shows or default
         if chosen:
             head.append(IntegerList(parameter, chosen))
-    return Message(command, (*head, *params, *filters), type=mq.MQCFT_COMMAND, version=3 if filters else 1)
+    everything = (*head, *params, *filters)
+    version = 3 if filters else 2 if any(isinstance(p, ByteString) for p in everything) else 1  # MQCFBS needs version 2
+    return Message(command, everything, type=mq.MQCFT_COMMAND, version=version)
 
 
 def _bytes(parameter: int, token: Token, text: str, keyword: str) -> ByteString:
