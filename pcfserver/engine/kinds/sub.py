@@ -118,7 +118,10 @@ def _fill(engine: EngineView, name: str, attrs: dict[int, ObjValue], source: Nam
         attrs[mq.MQCA_CREATION_DATE], attrs[mq.MQCA_CREATION_TIME] = engine.now()
     if values is None:  # a default object (SYSTEM.DEFAULT.SUB): no topic, no destination
         return
-    if source is None or TOPIC_STRING in values or TOPIC_OBJECT in values:
+    if existing is not None and TOPIC_STRING not in values and TOPIC_OBJECT not in values:
+        attrs[TOPIC_STRING] = existing.attrs[TOPIC_STRING]  # a Replace that names no topic keeps the sub's own
+        attrs[TOPIC_OBJECT] = existing.attrs[TOPIC_OBJECT]
+    elif source is None or TOPIC_STRING in values or TOPIC_OBJECT in values:
         given = values.get(TOPIC_STRING, "")
         assert isinstance(given, str)
         obj = _text(attrs, TOPIC_OBJECT)

@@ -69,9 +69,15 @@ def check(engine: EngineView, name: str, attrs: dict[int, ObjValue], old: NamedO
 
 
 def _fill(engine: EngineView, name: str, attrs: dict[int, ObjValue], source: NamedObject | None, values: Values | None) -> None:
-    """Create and Copy must name the TopicString (q087060_): a copy does not take its source's."""
-    if values is not None and TOPIC_STRING not in values:
+    """Create and Copy must name the TopicString (q087060_): a copy does not take its source's.  A Replace of an
+    existing object may leave it out: the object keeps its own (dmpmqcfg's scripts redefine SYSTEM.BASE.TOPIC, whose
+    string is empty and cannot be given)."""
+    if values is None or TOPIC_STRING in values:
+        return
+    existing = topic_objects(engine).get(name)
+    if existing is None:
         raise Reject(mq.MQRCCF_PARM_MISSING, TOPIC_STRING)
+    attrs[TOPIC_STRING] = existing.attrs.get(TOPIC_STRING, "")
 
 
 def _select(engine: EngineView, values: Values, candidates: list[NamedObject]) -> list[NamedObject]:
