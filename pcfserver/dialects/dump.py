@@ -21,7 +21,7 @@ from pcfserver import kinds, mq
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
 from pcfserver.dialects import ibmi, mqsc
 from pcfserver.dialects.outcome import Execute, ExecuteError, failure
-from pcfserver.dialects.tables import QUEUE_TYPES, Attr, AttrValue, object_attributes, qmgr_attributes, queue_attributes
+from pcfserver.dialects.tables import QUEUE_TYPES, Attr, AttrValue, object_attributes, qmgr_attributes, queue_attributes, vocabulary
 from pcfserver.tables import fill_default
 
 DEFAULT_QUEUES = {qtype: f"SYSTEM.DEFAULT.{word.upper()}.QUEUE" for word, qtype in QUEUE_TYPES.items()}
@@ -83,7 +83,7 @@ def _kind_defaults(attrs: Sequence[Attr], subtype: int) -> dict[int, Value]:
 
 def _shows_as_defined(kind: kinds.Kind) -> bool:
     """Whether the kind's display takes DISTYPE (MQIA_DISPLAY_TYPE): then the dump asks for values as defined."""
-    row = mqsc.vocabulary(mqsc.DIALECT).commands.get(f"DISPLAY {kind.noun}")
+    row = vocabulary(mqsc.DIALECT).commands.get(f"DISPLAY {kind.noun}")
     return row is not None and any(parameter == mq.MQIA_DISPLAY_TYPE for parameter, _ in mqsc.options_of(row.command).keyed.values())
 
 
