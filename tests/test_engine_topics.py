@@ -173,3 +173,24 @@ def test_mqsc_and_run_command_json_define_alter_display_delete_the_same_sub(name
         assert item["parameters"]["userdata"] == "changed"
     assert run(by_mqsc, f"DELETE SUB('{name}')") == ["AMQ8097I: IBM MQ subscription deleted."]
     assert run_json(by_json, command="delete", qualifier="sub", name=name)["overallCompletionCode"] == 0
+
+
+def test_copy_replace_and_answers_that_always_carry_the_subid() -> None:
+    engine = open_engine(None)
+    run(engine, "DEFINE QLOCAL(SUB.Q)")
+    run(engine, "DEFINE SUB('my sub') TOPICSTR('a/b') DEST(SUB.Q) USERDATA('u1')")
+    assert run(engine, "DEFINE SUB(COPY) LIKE('my sub')") == ["AMQ8094I: IBM MQ subscription created."]
+    answers = {}
+    for name in ("my sub", "COPY"):
+        from pcfserver.codec import IntegerList
+
+        [response] = inquire_sub(engine, String(mq.MQCACF_SUB_NAME, name), IntegerList(mq.MQIACF_SUB_ATTRS, (mq.MQCA_TOPIC_STRING,)))
+        answers[name] = response
+        assert response.str_value(mq.MQCA_TOPIC_STRING) == "a/b"  # the copy takes its source's topic
+        assert isinstance(response.get(SUB_ID), ByteString)  # asked for TOPICSTR only, the SubId comes too
+    assert answers["my sub"].get(SUB_ID) != answers["COPY"].get(SUB_ID)  # the copy has its own identity
+    before = answers["COPY"].get(SUB_ID)
+    assert run(engine, "DEFINE SUB(COPY) TOPICSTR('a/b') DEST(SUB.Q) USERDATA('new') REPLACE") == ["AMQ8094I: IBM MQ subscription created."]
+    [replaced] = inquire_sub(engine, String(mq.MQCACF_SUB_NAME, "COPY"))
+    assert replaced.get(SUB_ID) == before and replaced.str_value(mq.MQCACF_SUB_USER_DATA) == "new"
+    assert "MQRC_TOPIC_NOT_ALTERABLE" in run(engine, "DEFINE SUB(COPY) TOPICSTR('other') DEST(SUB.Q) REPLACE")[0]

@@ -375,7 +375,7 @@ def inquire(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list
     everything = _ALL in selectors
     chosen = frozenset(selectors)
     width = _name_length(kind)
-    report = _hooks(kind).report
+    report, always = _hooks(kind).report, _hooks(kind).always
     out: list[Message] = []
     for record in _matching(engine, kind, p):
         if not _passes(kind, record, p.filter):
@@ -386,7 +386,7 @@ def inquire(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list
             params.append(Integer(kind.subtype, subtype))
         shown = {} if report is None else report(engine, p.values, record)
         for attr in table(kind).reported_for(subtype):
-            if everything or attr.pid in chosen:
+            if everything or attr.pid in chosen or attr.pid in always:
                 if attr.pid in shown:
                     value = shown[attr.pid]
                     if value is None:  # not reported for this object

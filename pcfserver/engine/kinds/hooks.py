@@ -27,6 +27,7 @@ class Hooks:
         matches, or every object when the command gave no name) the command's own filters keep.
     report(engine, values, record): Inquire: values shown instead of the stored ones (None: not reported at all).
     deleted(engine, record, values): Delete: what else goes with the object (before it goes).
+    always: Inquire: attributes every answer carries, whichever were asked for (a subscription's SubId, q088040_).
     """
 
     fill: Callable[[EngineView, str, dict[int, ObjValue], NamedObject | None, Values | None], None] | None = None
@@ -34,3 +35,4 @@ class Hooks:
     select: Callable[[EngineView, Values, list[NamedObject]], list[NamedObject]] | None = None
     report: Callable[[EngineView, Values, NamedObject], dict[int, ObjValue | None]] | None = None
     deleted: Callable[[EngineView, NamedObject, Values], None] | None = None
+    always: frozenset[int] = frozenset()

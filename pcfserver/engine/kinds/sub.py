@@ -23,6 +23,7 @@ q085420_, DELETE SUB q085950_, DISPLAY SUB q086340_, PCF Create Subscription q08
   is accepted (IBM i CHGMQMSUB *SAME).  The MQI's codes, as notes/topic-rules.md S9 chose.
 * Change, Delete and Inquire name the subscription by SubName, SubId or both (both must agree); neither:
   MQRCCF_SUB_IDENTITY_ERROR 3154 (K).  Not there: MQRC_NO_SUBSCRIPTION 2428 (kinds.tsv unknown_reason, K).
+* Inquire answers always carry SubName and SubId (q088040_).
 * Inquire filters: Durable (ALL default, YES, NO) and SubscriptionType (USER default = ADMIN and API; ADMIN, API,
   PROXY, ALL) (q088040_).
 """
@@ -223,4 +224,4 @@ def _report(engine: EngineView, values: Values, record: NamedObject) -> dict[int
     return out
 
 
-HOOKS = Hooks(fill=_fill, find=_find, select=_select, report=_report)
+HOOKS = Hooks(fill=_fill, find=_find, select=_select, report=_report, always=frozenset((SUB_ID,)))
