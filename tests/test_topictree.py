@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pcfserver import mq
-from pcfserver.engine.topictree import BASE_TOPIC, TopicTree, inheritance, join, levels
+from pcfserver.engine.topictree import BASE_TOPIC, TopicTree, anchor, inheritance, join, levels
 
 TS = mq.MQCA_TOPIC_STRING
 DURSUB = mq.MQIA_DURABLE_SUB
@@ -34,7 +34,7 @@ def attributes(draw: st.DrawFn) -> dict[int, object]:
 
 @st.composite
 def trees(draw: st.DrawFn) -> dict[str, dict[int, object]]:
-    strings = draw(st.lists(topic_strings, max_size=8, unique=True))
+    strings = draw(st.lists(topic_strings, max_size=8, unique_by=anchor))
     objects = {f"T{i}": {TS: s, **draw(attributes())} for i, s in enumerate(strings)}
     if draw(st.booleans()):
         objects[BASE_TOPIC] = {TS: "", **draw(attributes())}
@@ -45,12 +45,13 @@ def trees(draw: st.DrawFn) -> dict[str, dict[int, object]]:
 
 def model_above(objects: dict[str, dict[int, object]], topic: str) -> list[tuple[str, dict[int, object]]]:
     """The reference: objects whose string is the topic or a whole-level prefix of it, longest first, base last."""
-    found = [
-        (name, attrs)
-        for name, attrs in objects.items()
-        if name != BASE_TOPIC and attrs[TS] and (topic == attrs[TS] or topic.startswith(f"{attrs[TS]}/"))
-    ]
-    found.sort(key=lambda pair: -len(str(pair[1][TS])))
+    found = []
+    for name, attrs in objects.items():
+        text = str(attrs[TS])
+        node = text[:-1] if len(text) > 1 and text.endswith("/") else text  # 'dev/' anchors 'dev' (K)
+        if name != BASE_TOPIC and attrs[TS] and (topic == node or topic.startswith(f"{node}/")):
+            found.append((name, attrs))
+    found.sort(key=lambda pair: -len(anchor(str(pair[1][TS]))))
     if BASE_TOPIC in objects:
         found.append((BASE_TOPIC, objects[BASE_TOPIC]))
     return found
@@ -83,6 +84,8 @@ def test_base_topic_and_shipped_values() -> None:
     assert tree.admin("sport/football") == "SPORT" and tree.admin("news") == BASE_TOPIC
     assert tree.admin("/sport") == BASE_TOPIC  # '/sport' is not below 'sport'
     assert tree.admin("sports") == BASE_TOPIC  # whole levels only
+    dev = TopicTree({"DEV.BASE.TOPIC": {TS: "dev/"}})  # IBM's developer configuration
+    assert dev.admin("dev/x") == dev.admin("dev") == "DEV.BASE.TOPIC"
     assert TopicTree({}).resolve("x")[MDURMDL] == "SYSTEM.DURABLE.MODEL.QUEUE"  # no base topic at all: IBM's values
 
 

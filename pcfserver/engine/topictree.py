@@ -2,6 +2,8 @@
 
 A topic string is a path of levels separated by '/' ('/A' and 'A' differ: a leading '/' is an empty first level).
 A topic object anchors its TOPICSTR's node; SYSTEM.BASE.TOPIC (empty TOPICSTR) anchors the root, above every node.
+An object's string ending in '/' anchors the node without it (K, chosen: IBM's developer configuration defines
+DEV.BASE.TOPIC as 'dev/' for the topics under 'dev/').
 Each attribute of ``formats/topic-inheritance.tsv`` that a node's closest object holds as "as parent" takes the
 value of the next object above, finally SYSTEM.BASE.TOPIC's, and IBM's shipped value when that one says as parent
 too or is gone (IBM's DEFINE TOPIC page q085770_, SYSTEM.BASE.TOPIC q081610_).
@@ -54,6 +56,11 @@ def levels(topic_string: str) -> tuple[str, ...]:
     return tuple(topic_string.split("/")) if topic_string else ()
 
 
+def anchor(object_string: str) -> str:
+    """The node a topic object's string anchors: without one trailing '/' ('dev/' anchors 'dev'; '/' stays '/')."""
+    return object_string[:-1] if len(object_string) > 1 and object_string.endswith("/") else object_string
+
+
 def join(object_string: str, given: str) -> str:
     """A subscription's (or an MQOPEN's) topic from a topic object's string and a given string, as IBM joins them:
     the object's string, '/', the given string; either alone when the other is empty (K for an empty object string:
@@ -78,7 +85,7 @@ class TopicTree:
             if name == BASE_TOPIC:
                 nodes[()] = (name, attrs)
             elif text:  # other objects with no string (SYSTEM.DEFAULT.TOPIC) are templates, not nodes
-                nodes[levels(text)] = (name, attrs)
+                nodes[levels(anchor(text))] = (name, attrs)
         self._nodes = nodes
 
     def chain(self, topic_string: str) -> list[tuple[str, Mapping[int, object]]]:

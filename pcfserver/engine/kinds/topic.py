@@ -2,7 +2,9 @@
 Change/Copy/Create Topic q087060_, DISPLAY TOPIC q086380_).
 
 * TopicString is required on Create and Copy (q087060_ lists it under both commands' required parameters):
-  MQRCCF_PARM_MISSING.  Not empty, not ending in '/' (q087060_): MQRCCF_PARM_VALUE_ERROR (K which reason).
+  MQRCCF_PARM_MISSING.  Not empty: MQRCCF_PARM_VALUE_ERROR (K which reason).  A trailing '/' is accepted: IBM's own
+  developer configuration (ibm-messaging/mq-container dev.mqsc) defines DEV.BASE.TOPIC with TOPICSTR('dev/') and a
+  published runmqsc transcript of it answers AMQ8690I (notes/topic-rules.md T2 said otherwise, K).
 * No two topic objects hold the same TopicString: MQRCCF_TOPICSTR_ALREADY_EXISTS 3300 (RC3300).  The shipped objects
   with an empty string (SYSTEM.BASE.TOPIC, SYSTEM.DEFAULT.TOPIC, ...) are not compared.
 * TopicString cannot change once the object exists ("cannot be changed after the topic has been created", MQ
@@ -61,7 +63,7 @@ def check(engine: EngineView, name: str, attrs: dict[int, ObjValue], old: NamedO
         if cluster and attrs.get(mq.MQCA_CLUSTER_NAME) == cluster and attrs.get(route) != old.attrs.get(route):
             raise Reject(mq.MQRCCF_CLROUTE_NOT_ALTERABLE, route)
         return
-    if not text or text.endswith("/"):
+    if not text:
         raise Reject(mq.MQRCCF_PARM_VALUE_ERROR, TOPIC_STRING)
     for other in topic_objects(engine).values():
         if other.name != name and other.attrs.get(TOPIC_STRING) == text:
