@@ -194,3 +194,11 @@ def test_copy_replace_and_answers_that_always_carry_the_subid() -> None:
     [replaced] = inquire_sub(engine, String(mq.MQCACF_SUB_NAME, "COPY"))
     assert replaced.get(SUB_ID) == before and replaced.str_value(mq.MQCACF_SUB_USER_DATA) == "new"
     assert "MQRC_TOPIC_NOT_ALTERABLE" in run(engine, "DEFINE SUB(COPY) TOPICSTR('other') DEST(SUB.Q) REPLACE")[0]
+
+
+def test_ignstate_yes_deletes_what_is_not_there_without_error() -> None:
+    engine = open_engine(None)
+    assert run(engine, "DELETE SUB(NONE) IGNSTATE(YES)") == ["AMQ8097I: IBM MQ subscription deleted."]
+    assert "MQRC_NO_SUBSCRIPTION" in run(engine, "DELETE SUB(NONE)")[0]
+    assert run(engine, "DELETE TOPIC(NONE) IGNSTATE(YES)") == ["AMQ8692I: IBM MQ topic deleted."]
+    assert run(engine, "DELETE TOPIC(NONE)") == ["AMQ8147E: IBM MQ object NONE not found."]

@@ -296,7 +296,14 @@ def change(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[
 
 
 def delete(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Message]:
-    record = _existing(engine, kind, p)
+    try:
+        record = _existing(engine, kind, p)
+    except Reject as reject:
+        # IgnoreState YES (DELETE ... IGNSTATE(YES), 9.4 pages of DELETE TOPIC and DELETE SUB): an object that is not
+        # there is no error (K: read as "the command does not fail when the object is already in that state").
+        if reject.reason == kind.unknown_reason and p.values.get(mq.MQIACF_IGNORE_STATE) == mq.MQIS_YES:
+            return responses.success(command)
+        raise
     deleted = _hooks(kind).deleted
     if deleted is not None:
         deleted(engine, record, p.values)
