@@ -202,3 +202,17 @@ def test_ignstate_yes_deletes_what_is_not_there_without_error() -> None:
     assert "MQRC_NO_SUBSCRIPTION" in run(engine, "DELETE SUB(NONE)")[0]
     assert run(engine, "DELETE TOPIC(NONE) IGNSTATE(YES)") == ["AMQ8692I: IBM MQ topic deleted."]
     assert run(engine, "DELETE TOPIC(NONE)") == ["AMQ8147E: IBM MQ object NONE not found."]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.binary(min_size=24, max_size=24), st.binary(min_size=1, max_size=24), st.text(alphabet=string.printable.strip(), max_size=30), st.booleans())
+def test_subscription_commands_with_byte_strings_round_trip_through_mqsc(sub_id: bytes, correl: bytes, userdata: str, named: bool) -> None:
+    """PCF -> MQSC text -> PCF gives the same command: SUBID and DESTCORL as hex digits, a sub named by SUBID alone."""
+    from pcfserver.codec import Parameter
+
+    head: tuple[Parameter, ...] = (String(mq.MQCACF_SUB_NAME, "S.1"),) if named else ()
+    message = Message(mq.MQCMD_CHANGE_SUBSCRIPTION, (*head, ByteString(SUB_ID, sub_id), String(mq.MQCACF_SUB_USER_DATA, userdata),
+                                                     ByteString(mq.MQBACF_DESTINATION_CORREL_ID, correl)))
+    [again] = mqsc.parse_command(mqsc.render_command(message))
+    assert again.command == message.command and again.parameters == message.parameters
+    assert again.version == 2  # MQCFBS needs MQCFH version 2

@@ -500,7 +500,7 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
     copy = _COPIES.get(_CREATE_OF_COPY.get(message.command, 0))
     name_parameter = copy[2] if copy is not None else row.name
     parts: list[str] = []
-    if name_parameter is not None:
+    if name_parameter is not None and not (options.unnamed and message.str_value(name_parameter) is None):
         name = message.str_value(name_parameter)
         if name is None:
             raise NotExpressible(f"{row.command} needs {names.parameter_name(name_parameter)}")
