@@ -216,3 +216,12 @@ def test_subscription_commands_with_byte_strings_round_trip_through_mqsc(sub_id:
     [again] = mqsc.parse_command(mqsc.render_command(message))
     assert again.command == message.command and again.parameters == message.parameters
     assert again.version == 2  # MQCFBS needs MQCFH version 2
+
+
+def test_no_new_subscription_while_publish_subscribe_is_disabled() -> None:
+    engine = open_engine(None)
+    run(engine, "DEFINE QLOCAL(SUB.Q)")
+    run(engine, "ALTER QMGR PSMODE(DISABLED)")
+    assert "MQRCCF_PUBSUB_INHIBITED" in run(engine, "DEFINE SUB(S1) TOPICSTR('t') DEST(SUB.Q)")[0]
+    run(engine, "ALTER QMGR PSMODE(ENABLED)")
+    assert run(engine, "DEFINE SUB(S1) TOPICSTR('t') DEST(SUB.Q)") == ["AMQ8094I: IBM MQ subscription created."]

@@ -23,6 +23,8 @@ q085420_, DELETE SUB q085950_, DISPLAY SUB q086340_, PCF Create Subscription q08
   is accepted (IBM i CHGMQMSUB *SAME).  The MQI's codes, as notes/topic-rules.md S9 chose.
 * Change, Delete and Inquire name the subscription by SubName, SubId or both (both must agree); neither:
   MQRCCF_SUB_IDENTITY_ERROR 3154 (K).  Not there: MQRC_NO_SUBSCRIPTION 2428 (kinds.tsv unknown_reason, K).
+* The queue manager's PSMODE(DISABLED) refuses a new subscription: MQRCCF_PUBSUB_INHIBITED 3318 ("publish/subscribe
+  messaging is inhibited for the queue manager"; K that DEFINE SUB is refused rather than kept for later).
 * Inquire answers always carry SubName and SubId (q088040_).
 * Inquire filters: Durable (ALL default, YES, NO) and SubscriptionType (USER default = ADMIN and API; ADMIN, API,
   PROXY, ALL) (q088040_).
@@ -153,6 +155,8 @@ def check(engine: EngineView, name: str, attrs: dict[int, ObjValue], old: NamedO
             if attrs.get(pid) != old.attrs.get(pid):
                 raise Reject(reason, pid)
         return  # DEST and DESTQMGR are resolved at publish time (ALTER SUB q085420_)
+    if engine.qmgr_attr(mq.MQIA_PUBSUB_MODE) == mq.MQPSM_DISABLED:
+        raise Reject(mq.MQRCCF_PUBSUB_INHIBITED)
     topic = _text(attrs, TOPIC_STRING)
     if not topic:
         raise Reject(mq.MQRC_TOPIC_STRING_ERROR, TOPIC_STRING)
