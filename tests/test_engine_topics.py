@@ -225,3 +225,12 @@ def test_no_new_subscription_while_publish_subscribe_is_disabled() -> None:
     assert "MQRCCF_PUBSUB_INHIBITED" in run(engine, "DEFINE SUB(S1) TOPICSTR('t') DEST(SUB.Q)")[0]
     run(engine, "ALTER QMGR PSMODE(ENABLED)")
     assert run(engine, "DEFINE SUB(S1) TOPICSTR('t') DEST(SUB.Q)") == ["AMQ8094I: IBM MQ subscription created."]
+
+
+def test_topic_answers_always_carry_the_type() -> None:
+    engine = open_engine(None)
+    assert run(engine, "DISPLAY TOPIC(SYSTEM.BASE.TOPIC) DURSUB") == [
+        "AMQ8633I: Display topic details.",
+        "   TOPIC(SYSTEM.BASE.TOPIC)                TYPE(LOCAL)",
+        "   DURSUB(YES)",
+    ]

@@ -14,6 +14,8 @@ Change/Copy/Create Topic q087060_, DISPLAY TOPIC q086380_).
 * Inquire Topic / Inquire Topic Names take TopicType LOCAL, CLUSTER or ALL: this queue manager is in no cluster, so
   CLUSTER selects nothing and the others every (local) object; the cluster-only fields (CLSTATE, CLUSQMGR, QMID,
   CLUSDATE, CLUSTIME) belong to cluster entries and are not reported for a local object (q086380_).
+* Inquire Topic answers always carry TopicName and TopicType (IBM's Inquire Topic response q088110_), so runmqsc
+  shows TOPIC and TYPE with whatever was asked for.
 * Delete Topic: subscriptions made through the object stay, with their TOPICOBJ and resolved topic string
   (IBM "Deleting an administrative topic definition" q020890_); nothing else goes with it.
 """
@@ -94,7 +96,7 @@ def _report(engine: EngineView, values: Values, record: NamedObject) -> dict[int
     return {_TYPE: mq.MQTOPT_LOCAL, **dict.fromkeys(CLUSTER_ONLY)}
 
 
-HOOKS = Hooks(fill=_fill, select=_select, report=_report)
+HOOKS = Hooks(fill=_fill, select=_select, report=_report, always=frozenset((_TYPE,)))
 
 
 def clear_topic_string(engine: EngineView, command: Message, values: Values) -> list[Message]:
