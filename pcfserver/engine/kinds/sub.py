@@ -44,7 +44,8 @@ from pcfserver.engine.registry import NamedObject
 from pcfserver.engine.responses import Reject
 from pcfserver.engine.spec import byte_text
 from pcfserver.engine.store import ObjValue
-from pcfserver.engine.topictree import TopicTree, join
+from pcfserver.engine.kinds.topic import tree
+from pcfserver.engine.topictree import join
 
 OBJECT_TYPE = -1  # formats/kinds.tsv: subscriptions have no MQOT_*
 SUB_NAME = mq.MQCACF_SUB_NAME
@@ -170,8 +171,7 @@ def check(engine: EngineView, name: str, attrs: dict[int, ObjValue], old: NamedO
         qmgr = _text(attrs, DEST_QMGR)
         if (not qmgr or qmgr == engine.qmgr_name) and not engine.queue_exists(dest):
             raise Reject(mq.MQRC_UNKNOWN_OBJECT_NAME, DEST)
-    tree = TopicTree({n: r.attrs for n, r in engine.objects.by_type[mq.MQOT_TOPIC].items()})
-    resolved = tree.resolve(topic)
+    resolved = tree(engine).resolve(topic)
     if resolved[mq.MQIA_INHIBIT_SUB] == mq.MQTA_SUB_INHIBITED:
         raise Reject(mq.MQRC_SUB_INHIBITED, TOPIC_STRING)
     if resolved[mq.MQIA_DURABLE_SUB] == mq.MQSUB_DURABLE_INHIBITED:

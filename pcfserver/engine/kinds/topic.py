@@ -30,6 +30,7 @@ from pcfserver.engine.kinds.hooks import Hooks, Values
 from pcfserver.engine.registry import NamedObject
 from pcfserver.engine.responses import Reject
 from pcfserver.engine.store import ObjValue
+from pcfserver.engine.topictree import TopicTree
 
 TOPIC_STRING = mq.MQCA_TOPIC_STRING
 _TYPE = mq.MQIA_TOPIC_TYPE
@@ -46,6 +47,12 @@ CLUSTER_ONLY = (
 
 def topic_objects(engine: EngineView) -> dict[str, NamedObject]:
     return engine.objects.by_type[mq.MQOT_TOPIC]
+
+
+def tree(engine: EngineView) -> TopicTree:
+    """The topic tree of the queue manager's topic objects as they are now (publish and DISPLAY TPSTATUS ask it:
+    ``tree(engine).resolve(topic_string)``, ``.admin(topic_string)``)."""
+    return TopicTree({name: record.attrs for name, record in topic_objects(engine).items()})
 
 
 def _string(attrs: dict[int, ObjValue]) -> str:
