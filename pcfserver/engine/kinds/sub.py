@@ -40,11 +40,11 @@ import time
 from pcfserver import mq
 from pcfserver.engine.context import EngineView
 from pcfserver.engine.kinds.hooks import Hooks, Values
+from pcfserver.engine.kinds.topic import tree
 from pcfserver.engine.registry import NamedObject
 from pcfserver.engine.responses import Reject
 from pcfserver.engine.spec import byte_text
 from pcfserver.engine.store import ObjValue
-from pcfserver.engine.kinds.topic import tree
 from pcfserver.engine.topictree import join
 
 OBJECT_TYPE = -1  # formats/kinds.tsv: subscriptions have no MQOT_*
