@@ -19,6 +19,7 @@ its undo and its store operation, so a command applies whole or not at all and c
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import Protocol
 
@@ -401,7 +402,10 @@ def inquire(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list
                 else:
                     value = _actual(kind, record, attr.pid)
                 params.append(_parameter(engine, attr, default_of(attr, subtype) if value is None else value))
-        out.append(responses.ok_response(command, tuple(params)))
+        answer = responses.ok_response(command, tuple(params))
+        if answer.version < 2 and any(type(item) is ByteString for item in params):
+            answer = replace(answer, version=2)  # a byte string (a SubId) needs MQCFH version 2 (IBM's MQCFBS page)
+        out.append(answer)
     if not out:
         raise Reject(kind.unknown_reason)
     return responses.numbered(out)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pcfserver import mq
-from pcfserver.codec.model import ByteString, Integer, Message, Parameter
+from pcfserver.codec.model import Integer, Message, Parameter
 
 
 class Reject(Exception):
@@ -27,8 +27,6 @@ class Reject(Exception):
 def _response(command: Message | int, parameters: tuple[Parameter, ...], comp_code: int, reason: int) -> Message:
     code = command if isinstance(command, int) else command.command
     version = 1 if isinstance(command, int) else max(1, min(3, command.version))
-    if version < 2 and any(type(p) is ByteString for p in parameters):
-        version = 2  # a byte string needs MQCFH version 2 (IBM's MQCFBS page): a SubId in an answer to a version 1 inquiry
     order = "big" if isinstance(command, int) else command.byte_order
     return Message(
         command=code,
