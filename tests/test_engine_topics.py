@@ -234,3 +234,33 @@ def test_topic_answers_always_carry_the_type() -> None:
         "   TOPIC(SYSTEM.BASE.TOPIC)                TYPE(LOCAL)",
         "   DURSUB(YES)",
     ]
+
+
+def test_dump_recreates_topics_and_subscriptions_on_a_fresh_queue_manager() -> None:
+    from pcfserver.dialects import run_script
+    from pcfserver.dialects.dump import dump
+
+    first = open_engine(None)
+    for text in (
+        "DEFINE TOPIC(SPORT) TOPICSTR('sport') DURSUB(YES) DESCR('Sport')",
+        "DEFINE QLOCAL(SUB.Q)",
+        "DEFINE SUB(SCORES) TOPICOBJ(SPORT) TOPICSTR('football') DEST(SUB.Q) USERDATA('league') PUBPRTY(7)",
+        "DEFINE SUB('plain') TOPICSTR('news/#') DEST(SUB.Q)",
+    ):
+        assert run(first, text)[0].startswith("AMQ")
+    script = dump(first.execute)
+    second = open_engine(None)
+    transcript = run_script(script, second.execute, dialect="mqsc")
+    assert transcript.exit_code == 0, transcript.text
+
+    def state(engine: Engine) -> dict[str, dict[int, object]]:
+        out = {}
+        for response in engine.execute(Message(mq.MQCMD_INQUIRE_SUBSCRIPTION, (String(mq.MQCACF_SUB_NAME, "*"),))):
+            values = {p.parameter: getattr(p, "value", None) for p in response.parameters}
+            generated = (SUB_ID, mq.MQBACF_DESTINATION_CORREL_ID, mq.MQCA_CREATION_DATE, mq.MQCA_CREATION_TIME, mq.MQCA_ALTERATION_DATE, mq.MQCA_ALTERATION_TIME)
+            out[str(values[mq.MQCACF_SUB_NAME])] = {k: v for k, v in values.items() if k not in generated}
+        return out
+
+    assert state(second) == state(first)
+    assert state(second)["SCORES"][mq.MQCA_TOPIC_STRING] == "sport/football"  # joined once, not twice
+    assert dump(second.execute).split("\n", 2)[2] == script.split("\n", 2)[2]  # the same dump (after the header)
