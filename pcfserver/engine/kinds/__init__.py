@@ -4,16 +4,32 @@ Each module here holds one kind's rules as a function ``check(engine, name, attr
 :class:`pcfserver.engine.responses.Reject` with IBM's reason; ``RULES`` maps the kind (formats/kinds.tsv) to it.
 Create, Copy and Change call it with the attributes the object would have (``old`` is the object being replaced
 or changed, None for a new one), before anything changes.  A kind with no rules of its own has no module.
-
-A kind whose commands do more than the generic ones (a subscription named by its SubId, a topic inquiry filtered
-by TopicType) also registers :class:`Hooks` in ``HOOKS``; ``pcfserver.engine.objects`` calls each one it finds.
-The modules never import ``objects`` (no import circle): they get the engine's view and plain values.
 """
 
 from __future__ import annotations
 
-from pcfserver.engine.kinds import sub, topic
-from pcfserver.engine.kinds.hooks import Hooks, Rule
+from collections.abc import Callable
 
-RULES: dict[str, Rule] = {"topic": topic.check, "sub": sub.check}
-HOOKS: dict[str, Hooks] = {"topic": topic.HOOKS, "sub": sub.HOOKS}
+from pcfserver.engine.context import EngineView
+from pcfserver.engine.kinds.hooks import Hooks
+from pcfserver.engine.registry import NamedObject
+from pcfserver.engine.store import ObjValue
+
+Rule = Callable[[EngineView, str, dict[int, ObjValue], NamedObject | None], None]
+
+RULES: dict[str, Rule] = {}
+
+# A kind whose commands do more than the generic ones (a subscription named by its SubId, a topic inquiry filtered by
+# TopicType) also registers hooks (pcfserver/engine/kinds/hooks.py) that pcfserver.engine.objects calls.
+HOOKS: dict[str, Hooks] = {}
+
+
+def _register_topics() -> None:
+    """Topic objects and subscriptions (imported here, after Rule, so the modules may import this package)."""
+    from pcfserver.engine.kinds import sub, topic
+
+    RULES.update({"topic": topic.check, "sub": sub.check})
+    HOOKS.update({"topic": topic.HOOKS, "sub": sub.HOOKS})
+
+
+_register_topics()

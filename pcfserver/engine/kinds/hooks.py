@@ -1,4 +1,6 @@
-"""The shape of one kind's rules and hooks (see ``pcfserver.engine.kinds``)."""
+"""Hooks: what a kind's commands do beyond the generic ones of ``pcfserver.engine.objects`` (a subscription named
+by its SubId, a topic inquiry filtered by TopicType).  A kind registers them in ``pcfserver.engine.kinds.HOOKS``; the
+modules never import ``objects`` (no import circle): they get the engine's view and plain values."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ from pcfserver.engine.context import EngineView
 from pcfserver.engine.registry import NamedObject
 from pcfserver.engine.store import ObjValue
 
-Rule = Callable[[EngineView, str, dict[int, ObjValue], NamedObject | None], None]
 Values = Mapping[int, object]  # a command's checked parameters (pid -> int, str, bytes or tuple)
 
 
