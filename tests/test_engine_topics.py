@@ -264,3 +264,17 @@ def test_dump_recreates_topics_and_subscriptions_on_a_fresh_queue_manager() -> N
     assert state(second) == state(first)
     assert state(second)["SCORES"][mq.MQCA_TOPIC_STRING] == "sport/football"  # joined once, not twice
     assert dump(second.execute).split("\n", 2)[2] == script.split("\n", 2)[2]  # the same dump (after the header)
+
+
+def test_display_sub_lays_out_as_ibm_s_example() -> None:
+    """IBM 'Displaying attributes of subscriptions' (q020920_): DISPLAY SUB(ORANGE) SUBID TOPICSTR DURABLE shows SUBID
+    on a line of its own, then SUB and TOPICSTR, then DURABLE; the same by SUBID."""
+    engine = open_engine(None)
+    run(engine, "DEFINE QLOCAL(ORANGE.Q)")
+    run(engine, "DEFINE SUB(ORANGE) TOPICSTR(ORANGE) DEST(ORANGE.Q)")
+    shown = run(engine, "DISPLAY SUB(ORANGE) SUBID TOPICSTR DURABLE")
+    assert shown[0] == "AMQ8096I: IBM MQ subscription inquired."
+    assert shown[1].startswith("   SUBID(414D5120514D3120") and len(shown[1]) == 3 + len("SUBID()") + 48
+    assert shown[2:] == ["   SUB(ORANGE)                             TOPICSTR(ORANGE)", "   DURABLE(YES)"]
+    sub_id = shown[1].strip()[len("SUBID(") : -1]
+    assert run(engine, f"DISPLAY SUB SUBID({sub_id}) TOPICSTR DURABLE") == shown
