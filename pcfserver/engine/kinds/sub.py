@@ -5,7 +5,8 @@ q085420_, DELETE SUB q085950_, DISPLAY SUB q086340_, PCF Create Subscription q08
   blank-padded, then 8 bytes that make it unique (the creation second, little-endian, and 4 more) - the shape of
   IBM's example 414D5120414141202020...EE921E4E20002A03 (q020920_).  It keeps it through Change and Replace.  Its
   creation date and time are set once.  It is durable (MQSUB_DURABLE_YES) and SUBTYPE(ADMIN) (q085760_).
-* DestinationCorrelId not given: the SubId (publications carry it as CorrelId, pubsub.md S14; K that DISPLAY SUB shows it).
+* DestinationCorrelId not given: the SubId (IBM Inquire Subscription Status q088060_: "If the queue manager is
+  generating the CorrelId for a subscription, then the SubId is used as the DestinationCorrelId").
 * The topic: TopicObject's string, '/', TopicString (topictree.join); TopicObject must name an existing topic object
   (MQRC_UNKNOWN_OBJECT_NAME, K); neither given: MQRCCF_PARM_MISSING for TopicString (K).  The subscription keeps the
   resolved string (DISPLAY SUB's default DISTYPE(RESOLVED)) and its TopicObject's name: deleting the topic object later
