@@ -47,11 +47,13 @@ async def snapshot(port: int) -> dict[str, dict[int, object]]:
         answers[mq.MQCMD_INQUIRE_Q] = await client.execute(inquire_q)
         answers[mq.MQCMD_INQUIRE_Q_MGR] = await client.execute(Message(mq.MQCMD_INQUIRE_Q_MGR))
         out = registry(execute)
-        # every object of every kind (channels, processes, ...): every attribute but the alteration stamps
+        # every object of every kind (channels, processes, ...): every attribute but the alteration stamps and what
+        # each queue manager generates for itself (a subscription's SubId, the correlation id taken from it, its creation stamp)
+        generated = (mq.MQCA_ALTERATION_DATE, mq.MQCA_ALTERATION_TIME, mq.MQCA_CREATION_DATE, mq.MQCA_CREATION_TIME, mq.MQBACF_SUB_ID, mq.MQBACF_DESTINATION_CORREL_ID)
         for code, pid in ((k.command("INQUIRE"), k.name) for k in kinds.kinds()):
             for response in await client.execute(Message(code, (String(pid, "*"),))):
                 values = {p.parameter: getattr(p, "value", getattr(p, "values", None)) for p in response.parameters}
-                out[f"{code}:{values[pid]}"] = {k: v for k, v in values.items() if k not in (mq.MQCA_ALTERATION_DATE, mq.MQCA_ALTERATION_TIME)}
+                out[f"{code}:{values[pid]}"] = {k: v for k, v in values.items() if k not in generated}
         return out
 
 

@@ -24,6 +24,7 @@ CASES = [
     ("runmqsc-one.mqsc", "mqsc", 0),
     ("runmqsc-setup.mqsc", "mqsc", 10),
     ("runmqsc-triggering.mqsc", "mqsc", 10),
+    ("runmqsc-topics.mqsc", "mqsc", 10),
     ("tpf-orders.tpf", "tpf", 10),
     ("ibmi-orders.cl", "ibmi", 10),
 ]

@@ -22,7 +22,7 @@ from pcfserver import kinds, mq
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
 from pcfserver.dialects import ibmi, mqsc
 from pcfserver.dialects.outcome import Execute, ExecuteError, failure
-from pcfserver.dialects.tables import QUEUE_TYPES, Attr, AttrValue, object_attributes, qmgr_attributes, queue_attributes
+from pcfserver.dialects.tables import QUEUE_TYPES, Attr, AttrValue, object_attributes, qmgr_attributes, queue_attributes, vocabulary
 from pcfserver.tables import fill_default
 
 DEFAULT_QUEUES = {qtype: f"SYSTEM.DEFAULT.{word.upper()}.QUEUE" for word, qtype in QUEUE_TYPES.items()}
@@ -82,13 +82,22 @@ def _kind_defaults(attrs: Sequence[Attr], subtype: int) -> dict[int, Value]:
     return {a.parameter: _kind_default(a, subtype) for a in attrs}
 
 
+def _shows_as_defined(kind: kinds.Kind) -> bool:
+    """Whether the kind's display takes DISTYPE (MQIA_DISPLAY_TYPE): then the dump asks for values as defined."""
+    row = vocabulary(mqsc.DIALECT).commands.get(f"DISPLAY {kind.noun}")
+    return row is not None and any(parameter == mq.MQIA_DISPLAY_TYPE for parameter, _ in mqsc.options_of(row.command).keyed.values())
+
+
 def object_commands(execute: Execute, *, all_attributes: bool = False) -> list[Message]:
     """Create (Replace) commands for every object of every kind (formats/kinds.tsv), kind by kind: the default objects
     first, each other one as it differs from its kind's default object (of its subtype)."""
     creates: list[Message] = []
     for kind in kinds.kinds():
         inquire = kind.command("INQUIRE")
-        answer = execute(Message(inquire, (String(kind.name, "*"), IntegerList(kind.selectors, (mq.MQIACF_ALL,)))))
+        asked: tuple[Parameter, ...] = (String(kind.name, "*"), IntegerList(kind.selectors, (mq.MQIACF_ALL,)))
+        if _shows_as_defined(kind):  # a subscription's TOPICSTR as given, not joined to its TOPICOBJ's (DISTYPE(DEFINED))
+            asked += (Integer(mq.MQIA_DISPLAY_TYPE, mq.MQDOPT_DEFINED),)
+        answer = execute(Message(inquire, asked))
         failed = failure(answer)
         if failed is not None and failed.reason == mq.MQRC_UNKNOWN_OBJECT_NAME:
             continue  # there are none
@@ -250,7 +259,11 @@ def dump(
     lines: list[str] = []
     if dialect == "mqsc":
         lines += [f"* {text}" for text in header]
-        for command in ([alter] if alter else []) + objects + creates + records:
+        # Kinds with no MQOT type (subscriptions) name queues and topic objects: written after the queues, as dmpmqcfg
+        # writes subscriptions last (K).
+        early = [c for c in objects if (found := kinds.kind_of_command(c.command)) is None or found.object_type >= 0]
+        late = [c for c in objects if c not in early]
+        for command in ([alter] if alter else []) + early + creates + late + records:
             lines += mqsc.render_script_lines(command, quote_all=True)
     else:
         lines += [f"/* {text} */" for text in header]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from pcfserver import mq, names
-from pcfserver.codec.model import Integer, IntegerList, Parameter, String, StringList
+from pcfserver.codec.model import ByteString, Integer, IntegerList, Parameter, String, StringList
 from pcfserver.dialects.tables import TABLES, Attr, AttrValue, attributes_of, vocabulary
 
 # The keyword a display shows for the name (and type) of each kind of object (processes and namelists:
@@ -65,6 +65,22 @@ def is_string_parameter(parameter: int) -> bool:
             return found.is_string
     name = names.parameter_name(parameter) or ""
     return name.startswith(("MQCA_", "MQCACF_"))
+
+
+def is_bytes_parameter(parameter: int) -> bool:
+    """Whether a parameter's value is a byte string (MQCFBS: SUBID, DESTCORL, PUBACCT; MQBACF_* names)."""
+    for table in TABLES:
+        found = attribute_of(parameter, table)
+        if found is not None:
+            return found.struct == "MQCFBS"
+    return (names.parameter_name(parameter) or "").startswith("MQBACF_")
+
+
+def byte_string(text: str) -> bytes:
+    """A byte string as the languages write it: hexadecimal digits, two a byte (ValueError otherwise)."""
+    if len(text) % 2 or any(c not in "0123456789abcdefABCDEF" for c in text):
+        raise ValueError(f"{text!r} is not hexadecimal digits, two a byte")
+    return bytes.fromhex(text)
 
 
 def words_of(parameter: int, dialect: str = "mqsc") -> dict[str, AttrValue]:
@@ -140,7 +156,9 @@ def keyword_values(parameters: Iterable[Parameter], *, dialect: str = "mqsc", ta
         keyword = display_keyword(item.parameter, dialect=dialect, table=table)
         if keyword is None:
             continue
-        if isinstance(item, (Integer, String)):
+        if isinstance(item, ByteString):  # hexadecimal, as runmqsc shows it (SUBID)
+            out[keyword.lower()] = item.value.hex().upper()
+        elif isinstance(item, (Integer, String)):
             out[keyword.lower()] = from_pcf_value(item.parameter, item.value, dialect=dialect)
         elif isinstance(item, (IntegerList, StringList)):
             out[keyword.lower()] = [from_pcf_value(item.parameter, v, dialect=dialect) for v in item.values]

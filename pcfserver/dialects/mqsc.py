@@ -27,6 +27,7 @@ from functools import cache
 
 from pcfserver import kinds, mq, names
 from pcfserver.codec.model import (
+    ByteString,
     Integer,
     IntegerFilter,
     IntegerList,
@@ -37,7 +38,7 @@ from pcfserver.codec.model import (
     StringList,
 )
 from pcfserver.dialects import authrec, chlauth
-from pcfserver.dialects.keywords import display_keyword, is_string_parameter, word_for
+from pcfserver.dialects.keywords import byte_string, display_keyword, is_bytes_parameter, is_string_parameter, word_for
 from pcfserver.dialects.lexer import CommandSyntaxError, Item, Token, UnknownCommandError, items, parse_number, segment
 from pcfserver.dialects.outcome import (
     END,
@@ -132,6 +133,9 @@ class Options:
     attributes: dict[str, Attr]  # settable attributes by keyword
     selectors: dict[str, Attr] | None  # displayable attributes by keyword (DISPLAY commands)
     where: bool
+    shows: tuple[int, ...] = ()  # @shows:A,B - what a DISPLAY with no attribute named asks for (DISPLAY TOPIC: TYPE)
+    type_parameter: int = mq.MQIA_Q_TYPE  # @type=P - the parameter the row's qtype column is sent in
+    unnamed: bool = False  # @unnamed - the object's name may be left out (DELETE SUB SUBID(...))
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,9 +181,21 @@ def options_of(command: str) -> Options:
     attributes: dict[str, Attr] = {}
     selectors: dict[str, Attr] | None = None
     where = False
+    shows: tuple[int, ...] = ()
+    type_parameter: int = mq.MQIA_Q_TYPE
+    unnamed = False
+    excluded: set[str] = set()
     for option in row.options:
         if option == "WHERE":
             where = True
+        elif option.startswith("@shows:"):
+            shows = tuple(getattr(mq, word) for word in option[len("@shows:") :].split(","))
+        elif option.startswith("@type="):
+            type_parameter = getattr(mq, option[len("@type=") :])
+        elif option == "@unnamed":
+            unnamed = True
+        elif option.startswith("-"):
+            excluded.add(option[1:])
         elif option in _ATTRIBUTE_OPTIONS:
             table = _ATTRIBUTE_OPTIONS[option]
             attributes.update({k: a for k, a in vocab.table(table).items() if _settable(a, row.qtype, table)})
@@ -192,7 +208,9 @@ def options_of(command: str) -> Options:
             keyed[keyword] = (getattr(mq, parameter.rstrip("!")), required)
         else:
             flags.add(getattr(mq, option))
-    return Options(keyed, frozenset(flags), attributes, selectors, where)
+    for keyword in excluded:
+        attributes.pop(keyword, None)
+    return Options(keyed, frozenset(flags), attributes, selectors, where, shows, type_parameter, unnamed)
 
 
 # ---------------------------------------------------------------------------------- parsing
@@ -303,7 +321,7 @@ def parse(text: str) -> MqscCommand:
     if row is None or row.pcf is None:
         raise _error(f"{verb} {noun_item.keyword} is not a command", text, noun_item.word.end)
     name = ""
-    if row.name is not None:
+    if row.name is not None and not (noun_item.values is None and options_of(row.command).unnamed):
         name = _name(noun_item, text)
     elif noun_item.values is not None:
         raise _error(f"{noun} takes no name", text, noun_item.end)
@@ -370,8 +388,12 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
                 qtype = value
                 continue
             token = _one_value(item, text)
-            value = value_from_token(parameter, token, text, keyword, numbers=not vocab.words.get(parameter), vocab=vocab)
-            built: Parameter = String(parameter, value) if isinstance(value, str) else Integer(parameter, value)
+            built: Parameter
+            if is_bytes_parameter(parameter):
+                built = _bytes(parameter, token, text, keyword)
+            else:
+                value = value_from_token(parameter, token, text, keyword, numbers=not vocab.words.get(parameter), vocab=vocab)
+                built = String(parameter, value) if isinstance(value, str) else Integer(parameter, value)
             if is_required:
                 required[parameter] = built
             else:
@@ -393,6 +415,9 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
             members = [value_from_token(attr.parameter, t, text, item.keyword, numbers=takes_numbers, vocab=vocab) for t in item.values]
             params.append(IntegerList(attr.parameter, tuple(int(v) for v in members)))
             continue
+        if attr.struct == "MQCFBS":
+            params.append(_bytes(attr.parameter, _one_value(item, text), text, item.keyword))
+            continue
         value = _attribute_value(attr, item, text)
         params.append(String(attr.parameter, value) if isinstance(value, str) else Integer(attr.parameter, value))
     for keyword, (parameter, is_required) in options.keyed.items():
@@ -403,18 +428,28 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
     if like is not None and copy is not None:
         command, source, target = copy
         head += [String(source, like), String(target, name)]
-    elif row.name is not None:
+    elif row.name is not None and (name or not options.unnamed):
         head.append(String(row.name, name))
     head.extend(required.values())
     if qtype is not None:
-        head.append(Integer(mq.MQIA_Q_TYPE, qtype))
+        head.append(Integer(options.type_parameter, qtype))
     listed = _SELECTOR_LISTS.get(command)
     if listed is not None:
         parameter, _table, default = listed
-        chosen = tuple(selectors) or default
+        chosen = tuple(selectors) or options.shows or default
         if chosen:
             head.append(IntegerList(parameter, chosen))
-    return Message(command, (*head, *params, *filters), type=mq.MQCFT_COMMAND, version=3 if filters else 1)
+    everything = (*head, *params, *filters)
+    version = 3 if filters else 2 if any(isinstance(p, ByteString) for p in everything) else 1  # MQCFBS needs version 2
+    return Message(command, everything, type=mq.MQCFT_COMMAND, version=version)
+
+
+def _bytes(parameter: int, token: Token, text: str, keyword: str) -> ByteString:
+    """A byte string keyword's value (SUBID, DESTCORL, PUBACCT): hexadecimal digits, two a byte, as runmqsc shows them."""
+    try:
+        return ByteString(parameter, byte_string(token.text))
+    except ValueError:
+        raise _error(f"{keyword} takes hexadecimal digits, two a byte", text, token.end, keyword) from None
 
 
 def parse_command(text: str) -> list[Message]:
@@ -481,7 +516,7 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
     copy = _COPIES.get(_CREATE_OF_COPY.get(message.command, 0))
     name_parameter = copy[2] if copy is not None else row.name
     parts: list[str] = []
-    if name_parameter is not None:
+    if name_parameter is not None and not (options.unnamed and message.str_value(name_parameter) is None):
         name = message.str_value(name_parameter)
         if name is None:
             raise NotExpressible(f"{row.command} needs {names.parameter_name(name_parameter)}")
@@ -515,6 +550,12 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
             if keyword is None:
                 raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
             parts.append(f"{keyword}({','.join(_value_text(parameter, v, quote_all) for v in item.values)})")
+            continue
+        if isinstance(item, ByteString):
+            keyword = keyed.get(parameter) or next((k for k, a in options.attributes.items() if a.parameter == parameter), None)
+            if keyword is None:
+                raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
+            parts.append(f"{keyword}({item.value.hex().upper()})")
             continue
         if not isinstance(item, (Integer, String)):
             raise NotExpressible(f"MQSC cannot carry {names.parameter_name(parameter) or parameter}")
@@ -585,7 +626,7 @@ def layout(entries: Sequence[str]) -> list[str]:
             if left is not None:
                 lines.append(INDENT + left)
                 left = None
-            lines.extend(INDENT + part for part in entry.split("\n"))
+            lines.extend(INDENT + part for part in entry.split("\n") if part)  # (a trailing newline: a line of its own)
         elif left is None:
             left = entry
         elif len(left) < SLOT:
@@ -637,6 +678,8 @@ def display_entries(response: Message, table: str) -> list[str]:
             entry = shown if found is not None and shown in found.flags else f"{keyword}({shown})"
         elif isinstance(item, String):
             entry = f"{keyword}({_display_value(item.parameter, item.value)})"
+        elif isinstance(item, ByteString):
+            entry = f"{keyword}({item.value.hex().upper() or ' '})"
         elif isinstance(item, StringList) and table in OBJECT_TABLES:
             entry = _list_entry(keyword, [_display_value(item.parameter, v) for v in item.values])
         elif isinstance(item, (IntegerList, StringList)):
@@ -655,7 +698,12 @@ def display_entries(response: Message, table: str) -> list[str]:
     first.sort(key=lambda entry: not entry.startswith(("QUEUE(", "QMNAME(")))
     if table in ORDERED_TABLES:
         order = {a.parameter: i for i, a in enumerate(_vocab().table(table).values())}
-        return first + [entry for _, entry in sorted(rest, key=lambda pair: order.get(pair[0], len(order)))]
+        ranked = [entry for _, entry in sorted(rest, key=lambda pair: order.get(pair[0], len(order)))]
+        # A row its table lists before the object's name shows before it (a subscription's SUBID, q020920_ example).
+        ahead = {p for p, i in order.items() if name_parameter in order and i < order[name_parameter]}
+        early = [entry for p, entry in sorted(rest, key=lambda pair: order.get(pair[0], len(order))) if p in ahead]
+        # Such an entry has its line to itself (runmqsc prints SUBID alone, then SUB and TOPICSTR side by side).
+        return [entry + "\n" for entry in early] + first + [entry for entry in ranked if entry not in early]
     return first + sorted(entry for _, entry in rest)
 
 

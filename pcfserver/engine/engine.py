@@ -22,6 +22,7 @@ from typing import TypeVar
 from pcfserver import mq
 from pcfserver.codec.ccsid import codec_for
 from pcfserver.codec.model import (
+    ByteString,
     Integer,
     IntegerFilter,
     IntegerList,
@@ -35,6 +36,7 @@ from pcfserver.engine import authrecs, chlauth, escape, move, objects, queue_sta
 from pcfserver.engine.authority import AuthorityRecords, Identity, command_allowed, operation_allowed
 from pcfserver.engine.filters import GENERIC_NAME as _GENERIC_NAME
 from pcfserver.engine.filters import OBJECT_NAME as _OBJECT_NAME
+from pcfserver.engine.kinds import topic
 from pcfserver.engine.messages import MQIError
 from pcfserver.engine.messaging import EVENT_QUEUE, MessageLayer
 from pcfserver.engine.queues import Queues, parameter_of
@@ -51,6 +53,7 @@ from pcfserver.engine.spec import (
     AttrValue,
     CommandSpec,
     Param,
+    byte_text,
     default_object_name,
     spec,
 )
@@ -199,6 +202,7 @@ class Engine:
             mq.MQCMD_DELETE_AUTH_REC: lambda c, p: authrecs.delete_auth_rec(self, c, p),
             mq.MQCMD_INQUIRE_AUTH_RECS: lambda c, p: authrecs.inquire_auth_recs(self, c, p),
             mq.MQCMD_ESCAPE: lambda command, p: escape.answer(command, p.values, self._execute_one, self._ccsid),
+            mq.MQCMD_CLEAR_TOPIC_STRING: lambda command, p: topic.clear_topic_string(self, command, p.values),
             **objects.handlers(self),
             **chlauth.handlers(self),
         }
@@ -660,6 +664,14 @@ class Engine:
                 if any(t is None for t in texts):
                     raise _Reject(mq.MQRCCF_CFSL_STRING_LENGTH_ERR, pid)
                 values[pid] = texts
+            elif cls is ByteString:
+                assert isinstance(item, ByteString)
+                data = item.value
+                if param.max_length and len(data) > param.max_length:
+                    raise _Reject(mq.MQRCCF_CFBS_STRING_LENGTH_ERR, pid)
+                values[pid] = data
+                if param.attribute is not None:  # kept as upper-case hex, padded with nulls (spec.byte_text)
+                    attrs[pid] = byte_text(data, param.max_length)
             else:  # a structure type the tables accept but the engine does not interpret
                 raise _Reject(PARM_ID_REASON.get(cls, mq.MQRCCF_STRUCTURE_TYPE_ERROR), pid)
         out.qtype = qtype

@@ -19,18 +19,20 @@ its undo and its store operation, so a command applies whole or not at all and c
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import Protocol
 
 from pcfserver import kinds, mq
-from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
+from pcfserver.codec.model import ByteString, Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
 from pcfserver.engine import responses
 from pcfserver.engine.context import EngineView
 from pcfserver.engine.filters import OBJECT_NAME, compare, generic_match
-from pcfserver.engine.kinds import RULES
+from pcfserver.engine.kinds import HOOKS, RULES
+from pcfserver.engine.kinds.hooks import Hooks
 from pcfserver.engine.registry import NamedObject, Objects
 from pcfserver.engine.responses import Reject
-from pcfserver.engine.spec import Attribute, ObjectSpec, spec
+from pcfserver.engine.spec import Attribute, ObjectSpec, byte_value, spec
 from pcfserver.engine.store import AnyOp, DeleteObject, ObjValue, PutObject, SetMeta, Snapshot
 from pcfserver.kinds import Kind
 from pcfserver.tables import read_table, value_of
@@ -123,6 +125,9 @@ def seed(engine: EngineView, wanted: tuple[str, ...] | None = None) -> list[AnyO
             continue
         subtype = value_of(row["subtype"]) if row["subtype"] else 0
         attrs = _stamp(engine, {**table_defaults(kind, subtype), **_override(kind, row["attributes"])})
+        fill = _hooks(kind).fill
+        if fill is not None:
+            fill(engine, row["name"], attrs, None, None)
         engine.objects.by_type[kind.object_type][row["name"]] = NamedObject(row["name"], attrs)
         ops.append(PutObject(kind.object_type, row["name"], tuple(attrs.items())))
     ops.append(SetMeta(tuple((SEEDED_PREFIX + key, "1") for key in wanted)))
@@ -199,6 +204,13 @@ def _given(kind: Kind, p: Parsed) -> dict[int, ObjValue]:
     return given
 
 
+_NO_HOOKS = Hooks()
+
+
+def _hooks(kind: Kind) -> Hooks:
+    return HOOKS.get(kind.key, _NO_HOOKS)
+
+
 def _name(p: Parsed, pid: int) -> str:
     name = p.values[pid]
     assert isinstance(name, str)
@@ -227,7 +239,9 @@ def _defaults(engine: EngineView, kind: Kind, subtype: int) -> dict[int, ObjValu
     return table_defaults(kind, subtype)
 
 
-def _define(engine: EngineView, kind: Kind, command: Message, p: Parsed, name: str, base: dict[int, ObjValue]) -> list[Message]:
+def _define(
+    engine: EngineView, kind: Kind, command: Message, p: Parsed, name: str, base: dict[int, ObjValue], source: NamedObject | None = None
+) -> list[Message]:
     existing = engine.objects.get(kind.object_type, name)
     if existing is not None and p.values.get(_REPLACE) != mq.MQRP_YES:
         raise Reject(kind.exists_reason)
@@ -235,6 +249,9 @@ def _define(engine: EngineView, kind: Kind, command: Message, p: Parsed, name: s
     if existing is not None and kind.subtype and _subtype_of(kind, existing) != subtype:
         raise Reject(kind.subtype_reason, kind.subtype)  # Replace cannot change the sort of an object
     attrs = {**base, **_given(kind, p)}
+    fill = _hooks(kind).fill
+    if fill is not None:
+        fill(engine, name, attrs, source, p.values)
     _check(engine, kind, name, attrs, existing)
     _put(engine, kind, name, NamedObject(name, _stamp(engine, attrs)))
     return responses.success(command)
@@ -257,11 +274,12 @@ def copy(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Me
     given = _given_subtype(kind, p)
     if given and given != _subtype_of(kind, source):
         raise Reject(kind.subtype_reason, kind.subtype)
-    return _define(engine, kind, command, p, _name(p, kind.to_name), dict(source.attrs))
+    return _define(engine, kind, command, p, _name(p, kind.to_name), dict(source.attrs), source)
 
 
 def _existing(engine: EngineView, kind: Kind, p: Parsed) -> NamedObject:
-    record = engine.objects.get(kind.object_type, _name(p, kind.name))
+    find = _hooks(kind).find
+    record = engine.objects.get(kind.object_type, _name(p, kind.name)) if find is None else find(engine, p.values)
     if record is None:
         raise Reject(kind.unknown_reason)
     given = _given_subtype(kind, p)
@@ -279,7 +297,17 @@ def change(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[
 
 
 def delete(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Message]:
-    record = _existing(engine, kind, p)
+    try:
+        record = _existing(engine, kind, p)
+    except Reject as reject:
+        # IgnoreState YES (DELETE ... IGNSTATE(YES), 9.4 pages of DELETE TOPIC and DELETE SUB): an object that is not
+        # there is no error (K: read as "the command does not fail when the object is already in that state").
+        if reject.reason == kind.unknown_reason and p.values.get(mq.MQIACF_IGNORE_STATE) == mq.MQIS_YES:
+            return responses.success(command)
+        raise
+    deleted = _hooks(kind).deleted
+    if deleted is not None:
+        deleted(engine, record, p.values)
     _put(engine, kind, record.name, None)
     return responses.success(command)
 
@@ -289,19 +317,20 @@ def delete(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[
 
 def _matching(engine: EngineView, kind: Kind, p: Parsed) -> list[NamedObject]:
     """The objects a (generic) name and subtype select that the identity may display, in name order."""
-    pattern = _name(p, kind.name)
+    pattern = p.values.get(kind.name)  # (absent only where the kind names objects otherwise: a SubId)
     wanted = _given_subtype(kind, p)
     objects = engine.objects.by_type[kind.object_type]
     out = []
     for name in sorted(objects):
-        if not generic_match(pattern, name):
+        if isinstance(pattern, str) and not generic_match(pattern, name):
             continue
         record = objects[name]
         if wanted and wanted != kind.subtype_all and _subtype_of(kind, record) != wanted:
             continue
         if engine.may_display(name, kind.object_type):
             out.append(record)
-    return out
+    select = _hooks(kind).select
+    return out if select is None else select(engine, p.values, out)
 
 
 def _actual(kind: Kind, record: NamedObject, pid: int) -> ObjValue | None:
@@ -320,6 +349,11 @@ def _passes(kind: Kind, record: NamedObject, f: IntegerFilter | StringFilter | N
     return isinstance(actual, (int, str)) and compare(f.operator, actual, f.value)
 
 
+# Strings this long are IBM's variable-length fields (MQCHARV: a topic string, a subscription's name, selector and user
+# data, MQ_TOPIC_STR_LENGTH ... 10240): answered as long as they are, not blank-padded to their maximum (K).
+_VARIABLE_LENGTH = 4096
+
+
 def _parameter(engine: EngineView, attr: Attribute, value: ObjValue) -> Parameter:
     if attr.struct == "MQCFIL":
         assert isinstance(value, tuple)
@@ -327,16 +361,20 @@ def _parameter(engine: EngineView, attr: Attribute, value: ObjValue) -> Paramete
     if attr.struct == "MQCFSL":
         assert isinstance(value, tuple)
         return StringList(attr.pid, tuple(str(v).ljust(attr.max_length) for v in value), engine.ccsid)
+    if attr.struct == "MQCFBS":
+        assert isinstance(value, str)
+        return ByteString(attr.pid, byte_value(value, attr.max_length))
     if attr.is_string:
         assert isinstance(value, str)
-        return String(attr.pid, value.ljust(attr.max_length), engine.ccsid)
+        return String(attr.pid, value if attr.max_length > _VARIABLE_LENGTH else value.ljust(attr.max_length), engine.ccsid)
     assert isinstance(value, int)
     return Integer(attr.pid, value)
 
 
 def _name_length(kind: Kind) -> int:
     attr = table(kind).attributes.get(kind.name)
-    return attr.max_length if attr is not None and attr.max_length else 48
+    length = attr.max_length if attr is not None and attr.max_length else 48
+    return 0 if length > _VARIABLE_LENGTH else length
 
 
 def inquire(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Message]:
@@ -345,6 +383,7 @@ def inquire(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list
     everything = _ALL in selectors
     chosen = frozenset(selectors)
     width = _name_length(kind)
+    report, always = _hooks(kind).report, _hooks(kind).always
     out: list[Message] = []
     for record in _matching(engine, kind, p):
         if not _passes(kind, record, p.filter):
@@ -353,11 +392,20 @@ def inquire(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list
         subtype = _subtype_of(kind, record)
         if kind.subtype:
             params.append(Integer(kind.subtype, subtype))
+        shown = {} if report is None else report(engine, p.values, record)
         for attr in table(kind).reported_for(subtype):
-            if everything or attr.pid in chosen:
-                value = _actual(kind, record, attr.pid)
+            if everything or attr.pid in chosen or attr.pid in always:
+                if attr.pid in shown:
+                    value = shown[attr.pid]
+                    if value is None:  # not reported for this object
+                        continue
+                else:
+                    value = _actual(kind, record, attr.pid)
                 params.append(_parameter(engine, attr, default_of(attr, subtype) if value is None else value))
-        out.append(responses.ok_response(command, tuple(params)))
+        answer = responses.ok_response(command, tuple(params))
+        if answer.version < 2 and any(type(item) is ByteString for item in params):
+            answer = replace(answer, version=2)  # a byte string (a SubId) needs MQCFH version 2 (IBM's MQCFBS page)
+        out.append(answer)
     if not out:
         raise Reject(kind.unknown_reason)
     return responses.numbered(out)

@@ -92,6 +92,18 @@ FAMILY: dict[type[Parameter], int] = {
 }
 
 
+def byte_text(data: bytes, length: int = 0) -> str:
+    """A byte string attribute (MQCFBS: a subscription's SubId, DestinationCorrelId) as an object keeps it: upper-case
+    hex, padded with nulls to the attribute's length (IBM's MQBYTEn fields are fixed length).  Text, so the store's
+    records stay JSON and a display shows it as runmqsc does (SUBID(414D5120...))."""
+    return data.ljust(length, b"\0").hex().upper()
+
+
+def byte_value(text: str, length: int = 0) -> bytes:
+    """The bytes of an attribute kept by :func:`byte_text` (an empty text: all nulls)."""
+    return bytes.fromhex(text).ljust(length, b"\0")
+
+
 def in_domain(value: int, values: frozenset[int] | None, has_range: bool, low: int, high: int) -> bool:
     """Whether an integer is allowed: in the value set or the range (either may be absent)."""
     if values is None and not has_range:
@@ -277,6 +289,11 @@ def _is_string(struct: str) -> bool:
     return struct in ("MQCFST", "MQCFSL")
 
 
+def _is_text(struct: str) -> bool:
+    """Kept as text: strings, and byte strings as hex (byte_text)."""
+    return struct in ("MQCFST", "MQCFSL", "MQCFBS")
+
+
 def _queue_attribute(row: dict[str, str]) -> Attribute:
     is_string = _is_string(row["struct"])
     applies = frozenset(QUEUE_TYPES[t] for t in row["applies_to"].split(",") if t in QUEUE_TYPES)
@@ -298,7 +315,7 @@ def _object_value(text: str, is_string: bool) -> AttrValue:
 def _object_attribute(row: dict[str, str], wrong_type: int = 0) -> Attribute:
     """A row of a kind's table: applies_to (subtypes), type_defaults (a subtype's own default) and wrong_type_reason
     (for a subtype that does not take it; ``wrong_type`` when empty) may be given."""
-    is_string = _is_string(row["struct"])
+    is_string = _is_text(row["struct"])
     defaults: dict[int, AttrValue] = {0: _object_value(row["default"], is_string)}
     for part in filter(None, row.get("type_defaults", "").split("|")):
         subtype, _, text = part.partition("=")
@@ -316,7 +333,7 @@ def _object_spec(kind: str) -> ObjectSpec:
     return ObjectSpec(
         kind=kind,
         attributes=attrs,
-        stored=tuple(a for a in usable if a.access == "set" or a.is_string),
+        stored=tuple(a for a in usable if a.access == "set" or _is_text(a.struct)),
         reported=tuple(usable),
     )
 

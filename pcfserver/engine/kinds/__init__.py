@@ -11,9 +11,25 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pcfserver.engine.context import EngineView
+from pcfserver.engine.kinds.hooks import Hooks
 from pcfserver.engine.registry import NamedObject
 from pcfserver.engine.store import ObjValue
 
 Rule = Callable[[EngineView, str, dict[int, ObjValue], NamedObject | None], None]
 
 RULES: dict[str, Rule] = {}
+
+# A kind whose commands do more than the generic ones (a subscription named by its SubId, a topic inquiry filtered by
+# TopicType) also registers hooks (pcfserver/engine/kinds/hooks.py) that pcfserver.engine.objects calls.
+HOOKS: dict[str, Hooks] = {}
+
+
+def _register_topics() -> None:
+    """Topic objects and subscriptions (imported here, after Rule, so the modules may import this package)."""
+    from pcfserver.engine.kinds import sub, topic
+
+    RULES.update({"topic": topic.check, "sub": sub.check})
+    HOOKS.update({"topic": topic.HOOKS, "sub": sub.HOOKS})
+
+
+_register_topics()
