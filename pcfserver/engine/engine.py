@@ -32,7 +32,7 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.engine import authrecs, escape, move, objects, queue_status, responses
+from pcfserver.engine import authrecs, escape, move, objects, operations, queue_status, responses
 from pcfserver.engine.authority import AuthorityRecords, Identity, command_allowed, operation_allowed
 from pcfserver.engine.filters import GENERIC_NAME as _GENERIC_NAME
 from pcfserver.engine.filters import OBJECT_NAME as _OBJECT_NAME
@@ -222,6 +222,7 @@ class Engine:
         self._table_defaults: dict[int, dict[int, AttrValue]] = {
             qtype: {a.pid: a.defaults[qtype] for a in attrs if a.access == "set"} for qtype, attrs in self._spec.stored.items()
         }
+        self.operations = operations.Operations(self)  # channel, listener and service status (runtime only)
         self._handlers: dict[int, Callable[[Message, _Parsed], list[Message]]] = {
             mq.MQCMD_CHANGE_Q_MGR: self._change_qmgr,
             mq.MQCMD_INQUIRE_Q_MGR: self._inquire_qmgr,
@@ -241,6 +242,7 @@ class Engine:
             mq.MQCMD_INQUIRE_AUTH_RECS: lambda c, p: authrecs.inquire_auth_recs(self, c, p),
             mq.MQCMD_ESCAPE: lambda command, p: escape.answer(command, p.values, self._execute_one, self._ccsid),
             **objects.handlers(self),
+            **self.operations.handlers(),
         }
         self.objects = objects.Objects()
         self.messaging = MessageLayer(self)
