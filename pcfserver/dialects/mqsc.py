@@ -56,6 +56,7 @@ from pcfserver.dialects.outcome import (
 from pcfserver.dialects.tables import (
     OBJECT_TABLES,
     ORDERED_TABLES,
+    STATUS_COMMANDS,
     Attr,
     AttrValue,
     CommandRow,
@@ -93,6 +94,11 @@ _SELECTOR_LISTS = {
     mq.MQCMD_INQUIRE_Q_STATUS: (mq.MQIACF_Q_STATUS_ATTRS, "status", STATUS_DEFAULT),
     mq.MQCMD_INQUIRE_Q_MGR: (mq.MQIACF_Q_MGR_ATTRS, "qmgr", ()),
     **{k.command("INQUIRE"): (k.selectors, k.key, ()) for k in kinds.kinds()},
+    mq.MQCMD_INQUIRE_CHANNEL_STATUS: (mq.MQIACH_CHANNEL_INSTANCE_ATTRS, "chstatus", ()),
+    mq.MQCMD_INQUIRE_LISTENER_STATUS: (mq.MQIACF_LISTENER_STATUS_ATTRS, "lsstatus", ()),
+    mq.MQCMD_INQUIRE_SERVICE_STATUS: (mq.MQIACF_SERVICE_STATUS_ATTRS, "svstatus", ()),
+    mq.MQCMD_INQUIRE_PUBSUB_STATUS: (mq.MQIACF_PUBSUB_STATUS_ATTRS, "pubsub", (mq.MQIACF_PS_STATUS_TYPE, mq.MQIACF_PUBSUB_STATUS)),
+    mq.MQCMD_INQUIRE_CLUSTER_Q_MGR: (mq.MQIACF_CLUSTER_Q_MGR_ATTRS, "clusqmgr", ()),
 }
 _DISPLAY_TABLE = {
     mq.MQCMD_INQUIRE_Q: "queue",
@@ -100,6 +106,7 @@ _DISPLAY_TABLE = {
     mq.MQCMD_INQUIRE_Q_MGR: "qmgr",
     mq.MQCMD_INQUIRE_AUTH_RECS: "authrec",
     **{k.command("INQUIRE"): k.key for k in kinds.kinds()},
+    **{getattr(mq, command): table for command, table in STATUS_COMMANDS.items()},
 }
 # DEFINE ... LIKE(x): the Create command becomes its Copy, the LIKE name its source and the defined name its target.
 _COPIES = {
@@ -107,7 +114,10 @@ _COPIES = {
     **{k.command("CREATE"): (k.command("COPY"), k.from_name, k.to_name) for k in kinds.kinds()},
 }
 # The parameter that says which sort of a kind an object is (CHLTYPE): shown right after the name.
-_SUBTYPES = {k.key: k.subtype for k in kinds.kinds() if k.subtype}
+_SUBTYPES = {k.key: k.subtype for k in kinds.kinds() if k.subtype} | {"chstatus": mq.MQIACH_CHANNEL_TYPE}
+# Status displays runmqsc shows in keyword order after the name and type (DISPLAY CHSTATUS, [INSTANA]); the other
+# status tables keep their row order (DISPLAY LSSTATUS).
+_SORTED_STATUS = frozenset(("chstatus",))
 _CREATE_OF_COPY = {copy: create for create, (copy, _source, _target) in _COPIES.items()}
 # The parameter that names the object a display is about, per table (shown first, alone in its entry).
 _NAME_PARAMETERS = {
@@ -116,9 +126,14 @@ _NAME_PARAMETERS = {
     "qmgr": mq.MQCA_Q_MGR_NAME,
     "authrec": mq.MQCACF_AUTH_PROFILE_NAME,
     **{k.key: k.name for k in kinds.kinds()},
+    "chstatus": mq.MQCACH_CHANNEL_NAME,
+    "lsstatus": mq.MQCACH_LISTENER_NAME,
+    "svstatus": mq.MQCA_SERVICE_NAME,
+    "pubsub": mq.MQCA_Q_MGR_NAME,
+    "clusqmgr": mq.MQCA_CLUSTER_Q_MGR_NAME,
 }
 _ATTRIBUTE_OPTIONS = {"@attributes": "queue", "@qmgr-attributes": "qmgr", **{f"@{t}-attributes": t for t in OBJECT_TABLES}}
-_SELECTOR_OPTIONS = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr", **{f"@{t}-selectors": t for t in OBJECT_TABLES}}
+_SELECTOR_OPTIONS = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr", **{f"@{t}-selectors": t for t in ORDERED_TABLES}}
 _UNQUOTED = re.compile(r"[A-Z0-9./_%*]+\Z")
 
 
@@ -637,7 +652,7 @@ def display_entries(response: Message, table: str) -> list[str]:
         else:
             rest.append((item.parameter, entry))
     first.sort(key=lambda entry: not entry.startswith(("QUEUE(", "QMNAME(")))
-    if table in ORDERED_TABLES:
+    if table in ORDERED_TABLES and table not in _SORTED_STATUS:
         order = {a.parameter: i for i, a in enumerate(_vocab().table(table).values())}
         return first + [entry for _, entry in sorted(rest, key=lambda pair: order.get(pair[0], len(order)))]
     return first + sorted(entry for _, entry in rest)
@@ -650,7 +665,7 @@ def _line(key: str, **inserts: object) -> str:
 def failure_lines(command: Message, failed: Message, name: str | None = None) -> list[str]:
     """The line(s) runmqsc prints for a failure; the MQRC name and number when IBM gives no text."""
     inserts = reason_inserts(failed.reason, error_keyword(command, failed, DIALECT))
-    return [_line(failure_key(DIALECT, failed.reason), name=name or object_name(command), **inserts)]
+    return [_line(failure_key(DIALECT, failed.reason, command.command), name=name or object_name(command), **inserts)]
 
 
 def render_answer(command: Message, answer: Sequence[Message], *, name: str | None = None) -> Outcome:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from pcfserver import mq
 from pcfserver.codec.model import Integer, Message, Parameter, String
@@ -56,6 +56,13 @@ _CHSTATUS_ALWAYS = frozenset(
 def _table(name: str) -> tuple[tuple[int, int], ...]:
     """(parameter, max_length) of each row of a status table, in its order (0 for integers)."""
     return tuple((value_of(r["parameter"]), int(r["max_length"] or 0)) for r in read_table(f"{name}-attributes.tsv"))
+
+
+_T = TypeVar("_T")
+
+
+class Parsed(Protocol):
+    values: dict[int, object]
 
 
 class Network(Protocol):
@@ -123,7 +130,7 @@ class Operations:
         self._svstatus = _table("svstatus")
         self._pubsub = _table("pubsub")
 
-    def handlers(self) -> dict[int, Callable[[Message, object], list[Message]]]:
+    def handlers(self) -> dict[int, Callable[[Message, Parsed], list[Message]]]:
         return {
             mq.MQCMD_START_CHANNEL: self.start_channel,
             mq.MQCMD_STOP_CHANNEL: self.stop_channel,
@@ -149,12 +156,10 @@ class Operations:
     # ------------------------------------------------------------------ helpers
 
     @staticmethod
-    def _values(p: object) -> dict[int, object]:
-        values = getattr(p, "values")
-        assert isinstance(values, dict)
-        return values
+    def _values(p: Parsed) -> dict[int, object]:
+        return p.values
 
-    def _name(self, p: object, pid: int) -> str:
+    def _name(self, p: Parsed, pid: int) -> str:
         value = self._values(p)[pid]
         assert isinstance(value, str)
         return value
@@ -180,14 +185,14 @@ class Operations:
             params.append(self._string(pid, value, length) if isinstance(value, str) else Integer(pid, value))
         return responses.ok_response(command, tuple(params))
 
-    def _accepted(self, command: Message, p: object) -> list[Message]:
+    def _accepted(self, command: Message, p: Parsed) -> list[Message]:
         return responses.success(command)
 
     @staticmethod
-    def _ignore(p: object) -> bool:
+    def _ignore(p: Parsed) -> bool:
         return Operations._values(p).get(mq.MQIACF_IGNORE_STATE) == mq.MQIS_YES
 
-    def _keep(self, table: dict[str, object], name: str) -> None:
+    def _keep(self, table: dict[str, _T], name: str) -> None:
         """Records how to put ``table[name]`` back if the command's batch is undone."""
         old = table.get(name)
 
@@ -201,7 +206,7 @@ class Operations:
 
     # ------------------------------------------------------------------ channels
 
-    def _channel(self, p: object) -> tuple[str, NamedObject, int]:
+    def _channel(self, p: Parsed) -> tuple[str, NamedObject, int]:
         name = self._name(p, mq.MQCACH_CHANNEL_NAME)
         record = self._object(mq.MQOT_CHANNEL, name, mq.MQRCCF_CHANNEL_NOT_FOUND)
         chltype = record.attrs.get(mq.MQIACH_CHANNEL_TYPE, 0)
@@ -213,22 +218,27 @@ class Operations:
         value = record.attrs.get(pid, "")
         return value if isinstance(value, str) else ""
 
-    def start_channel(self, command: Message, p: object) -> list[Message]:
+    @staticmethod
+    def _int(record: NamedObject, pid: int, default: int) -> int:
+        value = record.attrs.get(pid, default)
+        return value if isinstance(value, int) else default
+
+    def start_channel(self, command: Message, p: Parsed) -> list[Message]:
         name, record, chltype = self._channel(p)
         if chltype in _NO_START:
             raise Reject(mq.MQRCCF_CHANNEL_TYPE_ERROR)
         current = self.channels.get(name)
         if current is not None and current.status in _ACTIVE:
             raise Reject(mq.MQRCCF_CHANNEL_IN_USE)
-        self._keep(self.channels, name)  # type: ignore[arg-type]
-        if chltype in _ENABLE_ONLY or (chltype in (mq.MQCHT_RECEIVER,)):
+        self._keep(self.channels, name)
+        if chltype in _ENABLE_ONLY:
             self.channels.pop(name, None)  # enabled: a stopped status is cleared, none is made
             return responses.success(command)
         conname = self._text(record, mq.MQCACH_CONNECTION_NAME).strip()
         date, clock = self.engine.now()
-        if not conname:  # a server with no CONNAME waits for a requester (K: shown as STARTING)
+        if not conname and chltype == mq.MQCHT_SERVER:  # a server with no CONNAME waits for a requester (K: STARTING)
             status = mq.MQCHS_STARTING
-        elif self.network is None:
+        elif not conname or self.network is None:
             status = mq.MQCHS_RETRYING
         else:
             status = mq.MQCHS_BINDING
@@ -246,21 +256,21 @@ class Operations:
         current.status = mq.MQCHS_RUNNING if ok else mq.MQCHS_RETRYING
         return True
 
-    def stop_channel(self, command: Message, p: object) -> list[Message]:
+    def stop_channel(self, command: Message, p: Parsed) -> list[Message]:
         name, _record, _chltype = self._channel(p)
         values = self._values(p)
         current = self.channels.get(name)
         wanted = values.get(mq.MQIACH_CHANNEL_STATUS, mq.MQCHS_STOPPED)
         if current is None:
             raise Reject(mq.MQRCCF_CHANNEL_NOT_ACTIVE)
-        self._keep(self.channels, name)  # type: ignore[arg-type]
+        self._keep(self.channels, name)
         if wanted == mq.MQCHS_INACTIVE:
             del self.channels[name]
         else:
             self.channels[name] = replace(current, status=mq.MQCHS_STOPPED)
         return responses.success(command)
 
-    def ping_channel(self, command: Message, p: object) -> list[Message]:
+    def ping_channel(self, command: Message, p: Parsed) -> list[Message]:
         _name, record, chltype = self._channel(p)
         if chltype not in _SENDING:
             raise Reject(mq.MQRCCF_CHANNEL_TYPE_ERROR)
@@ -274,7 +284,7 @@ class Operations:
         assert isinstance(count, int)
         return responses.numbered([responses.ok_response(command, (Integer(mq.MQIACH_DATA_COUNT, count),))])
 
-    def reset_channel(self, command: Message, p: object) -> list[Message]:
+    def reset_channel(self, command: Message, p: Parsed) -> list[Message]:
         name, _record, chltype = self._channel(p)
         if chltype in _NO_RESET:
             raise Reject(mq.MQRCCF_CHANNEL_TYPE_ERROR)
@@ -283,7 +293,7 @@ class Operations:
             raise Reject(mq.MQRCCF_CHANNEL_IN_USE)
         return responses.success(command)
 
-    def resolve_channel(self, command: Message, p: object) -> list[Message]:
+    def resolve_channel(self, command: Message, p: Parsed) -> list[Message]:
         _name, _record, chltype = self._channel(p)
         if chltype not in _SENDING:
             raise Reject(mq.MQRCCF_CHANNEL_TYPE_ERROR)
@@ -320,7 +330,7 @@ class Operations:
             mq.MQIACH_STOP_REQUESTED: 0,
         }
 
-    def inquire_channel_status(self, command: Message, p: object) -> list[Message]:
+    def inquire_channel_status(self, command: Message, p: Parsed) -> list[Message]:
         values = self._values(p)
         pattern = self._name(p, mq.MQCACH_CHANNEL_NAME)
         if values.get(mq.MQIACH_CHANNEL_INSTANCE_TYPE, mq.MQOT_CURRENT_CHANNEL) == mq.MQOT_SAVED_CHANNEL:
@@ -335,7 +345,7 @@ class Operations:
             status = self.channels[name]
             if not generic_match(pattern, name) or not self.engine.may_display(name, mq.MQOT_CHANNEL):
                 continue
-            if conname and status.conname != conname or xmitq and status.xmitq != xmitq:
+            if (conname and status.conname != conname) or (xmitq and status.xmitq != xmitq):
                 continue
             out.append(self._fields(command, self._chstatus, self._channel_values(status), chosen))
         if not out:
@@ -352,7 +362,7 @@ class Operations:
         assert isinstance(port, int) and isinstance(backlog, int)
         return host, port or DEFAULT_PORT, backlog or DEFAULT_BACKLOG
 
-    def start_listener(self, command: Message, p: object) -> list[Message]:
+    def start_listener(self, command: Message, p: Parsed) -> list[Message]:
         name = self._name(p, mq.MQCACH_LISTENER_NAME)
         record = self._object(mq.MQOT_LISTENER, name)
         if name in self.listeners:
@@ -372,7 +382,7 @@ class Operations:
             if problem is not None:
                 return problem
         date, clock = self.engine.now()
-        self._keep(self.listeners, record.name)  # type: ignore[arg-type]
+        self._keep(self.listeners, record.name)
         self.listeners[record.name] = RunStatus(
             record.name,
             date,
@@ -385,8 +395,8 @@ class Operations:
                 mq.MQCACH_LISTENER_START_DATE: date,
                 mq.MQCACH_LISTENER_START_TIME: clock,
                 mq.MQCACH_LISTENER_DESC: self._text(record, mq.MQCACH_LISTENER_DESC),
-                mq.MQIACH_XMIT_PROTOCOL_TYPE: int(record.attrs.get(mq.MQIACH_XMIT_PROTOCOL_TYPE, mq.MQXPT_TCP)),
-                mq.MQIACH_LISTENER_CONTROL: int(record.attrs.get(mq.MQIACH_LISTENER_CONTROL, mq.MQSVC_CONTROL_MANUAL)),
+                mq.MQIACH_XMIT_PROTOCOL_TYPE: self._int(record, mq.MQIACH_XMIT_PROTOCOL_TYPE, mq.MQXPT_TCP),
+                mq.MQIACH_LISTENER_CONTROL: self._int(record, mq.MQIACH_LISTENER_CONTROL, mq.MQSVC_CONTROL_MANUAL),
                 mq.MQCACH_IP_ADDRESS: host or "*",
                 mq.MQIACH_PORT: port,
                 mq.MQIACH_BACKLOG: backlog,
@@ -394,14 +404,14 @@ class Operations:
         )
         return None
 
-    def stop_listener(self, command: Message, p: object) -> list[Message]:
+    def stop_listener(self, command: Message, p: Parsed) -> list[Message]:
         name = self._name(p, mq.MQCACH_LISTENER_NAME)
         self._object(mq.MQOT_LISTENER, name)
         if name not in self.listeners:
             if self._ignore(p):
                 return responses.success(command)
             raise Reject(mq.MQRCCF_LISTENER_STOPPED)
-        self._keep(self.listeners, name)  # type: ignore[arg-type]
+        self._keep(self.listeners, name)
         del self.listeners[name]
         if self.network is not None:
             self.network.close_listener(name)
@@ -413,7 +423,7 @@ class Operations:
         starting = (mq.MQSVC_CONTROL_Q_MGR, mq.MQSVC_CONTROL_Q_MGR_START)
         return [table[n] for n in sorted(table) if table[n].attrs.get(mq.MQIACH_LISTENER_CONTROL) in starting]
 
-    def _statuses(self, command: Message, p: object, pid: int, table: dict[str, RunStatus], rows: tuple[tuple[int, int], ...], selectors: int, object_type: int, missing: int) -> list[Message]:
+    def _statuses(self, command: Message, p: Parsed, pid: int, table: dict[str, RunStatus], rows: tuple[tuple[int, int], ...], selectors: int, object_type: int, missing: int) -> list[Message]:
         values = self._values(p)
         pattern = self._name(p, pid)
         chosen = values.get(selectors, (_ALL,))
@@ -427,7 +437,7 @@ class Operations:
             raise Reject(missing)
         return responses.numbered(out)
 
-    def inquire_listener_status(self, command: Message, p: object) -> list[Message]:
+    def inquire_listener_status(self, command: Message, p: Parsed) -> list[Message]:
         return self._statuses(
             command, p, mq.MQCACH_LISTENER_NAME, self.listeners, self._lsstatus, mq.MQIACF_LISTENER_STATUS_ATTRS,
             mq.MQOT_LISTENER, mq.MQRCCF_LSTR_STATUS_NOT_FOUND,
@@ -435,7 +445,7 @@ class Operations:
 
     # ------------------------------------------------------------------ services
 
-    def start_service(self, command: Message, p: object) -> list[Message]:
+    def start_service(self, command: Message, p: Parsed) -> list[Message]:
         name = self._name(p, mq.MQCA_SERVICE_NAME)
         record = self._object(mq.MQOT_SERVICE, name)
         start = self._text(record, mq.MQCA_SERVICE_START_COMMAND).strip()
@@ -450,7 +460,7 @@ class Operations:
         outcome: int | str = "no server shell runs programs" if self.network is None else self.network.start_service(name, self._fill(start), args, server)
         if isinstance(outcome, int) and server:
             date, clock = self.engine.now()
-            self._keep(self.services, name)  # type: ignore[arg-type]
+            self._keep(self.services, name)
             self.services[name] = RunStatus(name, date, clock, outcome, self._service_values(record, date, clock, outcome))
         # IBM answers a start it could not carry out as accepted: the failure goes to the error log (formats/operations.md).
         return responses.success(command)
@@ -477,7 +487,7 @@ class Operations:
                 out[pid_] = value
         return out
 
-    def stop_service(self, command: Message, p: object) -> list[Message]:
+    def stop_service(self, command: Message, p: Parsed) -> list[Message]:
         name = self._name(p, mq.MQCA_SERVICE_NAME)
         record = self._object(mq.MQOT_SERVICE, name)
         stop = self._text(record, mq.MQCA_SERVICE_STOP_COMMAND).strip()
@@ -487,13 +497,13 @@ class Operations:
             if self._ignore(p):
                 return responses.success(command)
             raise Reject(mq.MQRCCF_SERVICE_STOPPED)
-        self._keep(self.services, name)  # type: ignore[arg-type]
+        self._keep(self.services, name)
         del self.services[name]
         if self.network is not None:
             self.network.stop_service(name, self._fill(stop), self._fill(self._text(record, mq.MQCA_SERVICE_STOP_ARGS)))
         return responses.success(command)
 
-    def inquire_service_status(self, command: Message, p: object) -> list[Message]:
+    def inquire_service_status(self, command: Message, p: Parsed) -> list[Message]:
         return self._statuses(
             command, p, mq.MQCA_SERVICE_NAME, self.services, self._svstatus, mq.MQIACF_SERVICE_STATUS_ATTRS,
             mq.MQOT_SERVICE, mq.MQRCCF_SERV_STATUS_NOT_FOUND,
@@ -501,12 +511,12 @@ class Operations:
 
     # ------------------------------------------------------------------ security, clusters, pub/sub
 
-    def refresh_security(self, command: Message, p: object) -> list[Message]:
+    def refresh_security(self, command: Message, p: Parsed) -> list[Message]:
         if self._values(p).get(mq.MQIACF_SECURITY_TYPE) == mq.MQSECTYPE_CLASSES:  # z/OS only
             raise Reject(mq.MQRCCF_PARM_VALUE_ERROR, mq.MQIACF_SECURITY_TYPE)
         return responses.success(command)
 
-    def suspend_resume(self, command: Message, p: object) -> list[Message]:
+    def suspend_resume(self, command: Message, p: Parsed) -> list[Message]:
         values = self._values(p)
         cluster = values.get(mq.MQCA_CLUSTER_NAME)
         namelist = values.get(mq.MQCA_CLUSTER_NAMELIST)
@@ -519,10 +529,10 @@ class Operations:
             self._object(mq.MQOT_NAMELIST, namelist)
         return responses.success(command)
 
-    def inquire_cluster_q_mgr(self, command: Message, p: object) -> list[Message]:
+    def inquire_cluster_q_mgr(self, command: Message, p: Parsed) -> list[Message]:
         raise Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
 
-    def inquire_pubsub_status(self, command: Message, p: object) -> list[Message]:
+    def inquire_pubsub_status(self, command: Message, p: Parsed) -> list[Message]:
         values = self._values(p)
         wanted = values.get(mq.MQIACF_PS_STATUS_TYPE, mq.MQPSST_ALL)
         if wanted not in (mq.MQPSST_ALL, mq.MQPSST_LOCAL):
