@@ -134,6 +134,8 @@ _NAME_PARAMETERS = {
 }
 _ATTRIBUTE_OPTIONS = {"@attributes": "queue", "@qmgr-attributes": "qmgr", **{f"@{t}-attributes": t for t in OBJECT_TABLES}}
 _SELECTOR_OPTIONS = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr", **{f"@{t}-selectors": t for t in ORDERED_TABLES}}
+# An options word: the command takes ``(*)`` after its noun and ignores it (REFRESH SECURITY(*): every class).
+_ANY_NAME = "(*)"
 _UNQUOTED = re.compile(r"[A-Z0-9./_%*]+\Z")
 
 
@@ -192,6 +194,8 @@ def options_of(command: str) -> Options:
     selectors: dict[str, Attr] | None = None
     where = False
     for option in row.options:
+        if option == _ANY_NAME:
+            continue
         if option == "WHERE":
             where = True
         elif option in _ATTRIBUTE_OPTIONS:
@@ -314,7 +318,7 @@ def parse(text: str) -> MqscCommand:
     name = ""
     if row.name is not None:
         name = _name(noun_item, text)
-    elif noun_item.values is not None:
+    elif noun_item.values is not None and not (_ANY_NAME in row.options and [t.text for t in noun_item.values] == ["*"]):
         raise _error(f"{noun} takes no name", text, noun_item.end)
     message = authrec.build(row, found[2:], text) if authrec.is_authrec(row) else _build(row, name, found[2:], text)
     return MqscCommand(verb, noun, name, message, row)
