@@ -374,3 +374,20 @@ def test_a_senders_status_follows_start_and_stop(actions: list[str]) -> None:
             assert shown[0].reason == mq.MQRCCF_CHL_STATUS_NOT_FOUND
         else:
             assert shown[0].int_value(mq.MQIACH_CHANNEL_STATUS) == model
+
+
+def test_what_runs_cannot_be_deleted_and_qmstatus() -> None:
+    lines = transcript(
+        "DEFINE LISTENER(L) TRPTYPE(TCP) PORT(1)\nSTART LISTENER(L)\nDELETE LISTENER(L)\nSTOP LISTENER(L)\nDELETE LISTENER(L)\n"
+        "DEFINE QLOCAL(XQ) USAGE(XMITQ)\nDEFINE CHANNEL(S) CHLTYPE(SDR) CONNAME(x) XMITQ(XQ)\nSTART CHANNEL(S)\nDELETE CHANNEL(S)\n"
+        "STOP CHANNEL(S)\nDELETE CHANNEL(S)\nDEFINE CHANNEL(S) CHLTYPE(SDR) CONNAME(x) XMITQ(XQ)\nDIS CHS(S)\nDISPLAY QMSTATUS\n"
+    )
+    shown = [line for line in lines if not line.startswith("    ")]
+    assert shown[shown.index("     3 : DELETE LISTENER(L)") + 1] == "AMQ8101S: IBM MQ error (CC4) has occurred. Reason 3268 MQRCCF_LISTENER_STILL_ACTIVE."
+    assert shown[shown.index("     5 : DELETE LISTENER(L)") + 1] == "AMQ8628I: IBM MQ listener deleted."
+    assert shown[shown.index("     9 : DELETE CHANNEL(S)") + 1] == "AMQ9514E: Channel 'S' is in use."
+    assert shown[shown.index("    11 : DELETE CHANNEL(S)") + 1] == "AMQ8015I: IBM MQ channel deleted."
+    # the stopped status went with the channel: the channel defined again has none
+    assert shown[shown.index("    13 : DIS CHS(S)") + 1] == "AMQ8420I: Channel Status not found."
+    at = lines.index("    14 : DISPLAY QMSTATUS")
+    assert lines[at + 1 : at + 3] == ["AMQ8705I: Display Queue Manager Status Details.", "   QMNAME(QM1)                             STATUS(RUNNING)"]

@@ -99,6 +99,7 @@ _SELECTOR_LISTS = {
     mq.MQCMD_INQUIRE_SERVICE_STATUS: (mq.MQIACF_SERVICE_STATUS_ATTRS, "svstatus", ()),
     mq.MQCMD_INQUIRE_PUBSUB_STATUS: (mq.MQIACF_PUBSUB_STATUS_ATTRS, "pubsub", (mq.MQIACF_PS_STATUS_TYPE, mq.MQIACF_PUBSUB_STATUS)),
     mq.MQCMD_INQUIRE_CLUSTER_Q_MGR: (mq.MQIACF_CLUSTER_Q_MGR_ATTRS, "clusqmgr", ()),
+    mq.MQCMD_INQUIRE_Q_MGR_STATUS: (mq.MQIACF_Q_MGR_STATUS_ATTRS, "qmstatus", (mq.MQIACF_Q_MGR_STATUS,)),
 }
 _DISPLAY_TABLE = {
     mq.MQCMD_INQUIRE_Q: "queue",
@@ -114,10 +115,10 @@ _COPIES = {
     **{k.command("CREATE"): (k.command("COPY"), k.from_name, k.to_name) for k in kinds.kinds()},
 }
 # The parameter that says which sort of a kind an object is (CHLTYPE): shown right after the name.
-_SUBTYPES = {k.key: k.subtype for k in kinds.kinds() if k.subtype} | {"chstatus": mq.MQIACH_CHANNEL_TYPE}
+_SUBTYPES = {k.key: k.subtype for k in kinds.kinds() if k.subtype} | {"chstatus": mq.MQIACH_CHANNEL_TYPE, "qmstatus": mq.MQIACF_Q_MGR_STATUS}
 # Status displays runmqsc shows in keyword order after the name and type (DISPLAY CHSTATUS, [INSTANA]); the other
 # status tables keep their row order (DISPLAY LSSTATUS).
-_SORTED_STATUS = frozenset(("chstatus",))
+_SORTED_STATUS = frozenset(("chstatus", "qmstatus"))
 _CREATE_OF_COPY = {copy: create for create, (copy, _source, _target) in _COPIES.items()}
 # The parameter that names the object a display is about, per table (shown first, alone in its entry).
 _NAME_PARAMETERS = {
@@ -131,6 +132,7 @@ _NAME_PARAMETERS = {
     "svstatus": mq.MQCA_SERVICE_NAME,
     "pubsub": mq.MQCA_Q_MGR_NAME,
     "clusqmgr": mq.MQCA_CLUSTER_Q_MGR_NAME,
+    "qmstatus": mq.MQCA_Q_MGR_NAME,
 }
 _ATTRIBUTE_OPTIONS = {"@attributes": "queue", "@qmgr-attributes": "qmgr", **{f"@{t}-attributes": t for t in OBJECT_TABLES}}
 _SELECTOR_OPTIONS = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr", **{f"@{t}-selectors": t for t in ORDERED_TABLES}}

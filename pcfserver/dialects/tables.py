@@ -33,6 +33,7 @@ STATUS_COMMANDS = {
     "MQCMD_INQUIRE_SERVICE_STATUS": "svstatus",
     "MQCMD_INQUIRE_PUBSUB_STATUS": "pubsub",
     "MQCMD_INQUIRE_CLUSTER_Q_MGR": "clusqmgr",
+    "MQCMD_INQUIRE_Q_MGR_STATUS": "qmstatus",
 }
 TABLES = ("queue", "qmgr", "status", *ORDERED_TABLES)
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Protocol, TypeVar
+from functools import partial
+from typing import Any, Protocol, TypeVar
 
 from pcfserver import mq
 from pcfserver.codec.model import Integer, Message, Parameter, String
-from pcfserver.engine import responses
+from pcfserver.engine import objects, responses
 from pcfserver.engine.context import EngineView
 from pcfserver.engine.filters import generic_match
 from pcfserver.engine.registry import NamedObject
@@ -129,6 +130,8 @@ class Operations:
         self._lsstatus = _table("lsstatus")
         self._svstatus = _table("svstatus")
         self._pubsub = _table("pubsub")
+        self._qmstatus = _table("qmstatus")
+        self.started = engine.now()  # the queue manager's start (DISPLAY QMSTATUS STARTDA, STARTTI)
 
     def handlers(self) -> dict[int, Callable[[Message, Parsed], list[Message]]]:
         return {
@@ -151,7 +154,33 @@ class Operations:
             mq.MQCMD_RESUME_Q_MGR_CLUSTER: self.suspend_resume,
             mq.MQCMD_INQUIRE_CLUSTER_Q_MGR: self.inquire_cluster_q_mgr,
             mq.MQCMD_INQUIRE_PUBSUB_STATUS: self.inquire_pubsub_status,
+            mq.MQCMD_INQUIRE_Q_MGR_STATUS: self.inquire_qmgr_status,
+            **self._guarded_deletes(),
         }
+
+    def _guarded_deletes(self) -> dict[int, Callable[[Message, Parsed], list[Message]]]:
+        """Delete Channel, Listener and Service refuse what runs (K codes: formats/operations.md) and drop its status."""
+        inner = objects.handlers(self.engine)
+        guards = (
+            (mq.MQCMD_DELETE_CHANNEL, mq.MQCACH_CHANNEL_NAME, self.channels, mq.MQRCCF_CHANNEL_IN_USE),
+            (mq.MQCMD_DELETE_LISTENER, mq.MQCACH_LISTENER_NAME, self.listeners, mq.MQRCCF_LISTENER_STILL_ACTIVE),
+            (mq.MQCMD_DELETE_SERVICE, mq.MQCA_SERVICE_NAME, self.services, mq.MQRCCF_SERVICE_RUNNING),
+        )
+        out: dict[int, Callable[[Message, Parsed], list[Message]]] = {}
+        for code, pid, table, reason in guards:
+            out[code] = partial(self._delete, inner[code], pid, table, reason)
+        return out
+
+    def _delete(self, inner: Callable[[Message, Any], list[Message]], pid: int, table: dict[str, Any], reason: int, command: Message, p: Parsed) -> list[Message]:
+        name = self._name(p, pid)
+        current = table.get(name)
+        if current is not None and (not isinstance(current, ChannelStatus) or current.status in _ACTIVE):
+            raise Reject(reason)
+        answer = inner(command, p)
+        if current is not None and answer and answer[0].comp_code == mq.MQCC_OK:
+            self._keep(table, name)
+            del table[name]
+        return answer
 
     # ------------------------------------------------------------------ helpers
 
@@ -547,3 +576,18 @@ class Operations:
             mq.MQIA_TOPIC_NODE_COUNT: len(self.engine.objects.by_type.get(mq.MQOT_TOPIC, {})),
         }
         return responses.numbered([self._fields(command, self._pubsub, line, frozenset(chosen) | {mq.MQIACF_PS_STATUS_TYPE, mq.MQIACF_PUBSUB_STATUS})])
+
+    def inquire_qmgr_status(self, command: Message, p: Parsed) -> list[Message]:
+        chosen = self._values(p).get(mq.MQIACF_Q_MGR_STATUS_ATTRS, (_ALL,))
+        assert isinstance(chosen, tuple)
+        sessions = getattr(getattr(self.engine, "messaging", None), "sessions", {})
+        line: dict[int, int | str] = {
+            mq.MQCA_Q_MGR_NAME: self.engine.qmgr_name,
+            mq.MQIACF_Q_MGR_STATUS: mq.MQQMSTA_RUNNING,
+            mq.MQIACF_CHINIT_STATUS: mq.MQSVC_STATUS_RUNNING,
+            mq.MQIACF_CMD_SERVER_STATUS: mq.MQSVC_STATUS_RUNNING,
+            mq.MQIACF_CONNECTION_COUNT: len(sessions),
+            mq.MQCACF_Q_MGR_START_DATE: self.started[0],
+            mq.MQCACF_Q_MGR_START_TIME: self.started[1],
+        }
+        return responses.numbered([self._fields(command, self._qmstatus, line, frozenset(chosen))])
