@@ -382,7 +382,7 @@ def test_what_runs_cannot_be_deleted_and_qmstatus() -> None:
         "DEFINE QLOCAL(XQ) USAGE(XMITQ)\nDEFINE CHANNEL(S) CHLTYPE(SDR) CONNAME(x) XMITQ(XQ)\nSTART CHANNEL(S)\nDELETE CHANNEL(S)\n"
         "STOP CHANNEL(S)\nDELETE CHANNEL(S)\nDEFINE CHANNEL(S) CHLTYPE(SDR) CONNAME(x) XMITQ(XQ)\nDIS CHS(S)\nDISPLAY QMSTATUS\n"
     )
-    shown = [line for line in lines if not line.startswith("    ")]
+    shown = [line for line in lines if " : " in line or not line.startswith("   ")]
     assert shown[shown.index("     3 : DELETE LISTENER(L)") + 1] == "AMQ8101S: IBM MQ error (CC4) has occurred. Reason 3268 MQRCCF_LISTENER_STILL_ACTIVE."
     assert shown[shown.index("     5 : DELETE LISTENER(L)") + 1] == "AMQ8628I: IBM MQ listener deleted."
     assert shown[shown.index("     9 : DELETE CHANNEL(S)") + 1] == "AMQ9514E: Channel 'S' is in use."
