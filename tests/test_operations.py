@@ -391,3 +391,25 @@ def test_what_runs_cannot_be_deleted_and_qmstatus() -> None:
     assert shown[shown.index("    13 : DIS CHS(S)") + 1] == "AMQ8420I: Channel Status not found."
     at = lines.index("    14 : DISPLAY QMSTATUS")
     assert lines[at + 1 : at + 3] == ["AMQ8705I: Display Queue Manager Status Details.", "   QMNAME(QM1)                             STATUS(RUNNING)"]
+
+
+def test_display_conn_lists_the_messaging_sessions() -> None:
+    engine = open_engine(None)
+    lines = run_script("DISPLAY CONN(*)\n", engine.execute, dialect="mqsc", clock=lambda: CLOCK).text.splitlines()
+    assert lines[5] == "No connection matches."
+    engine.messaging.open_session("orders", "alice")
+    script = "DIS CONN(*) ALL\nDIS CONN(414D5143) TYPE(CONN)\nDIS CONN(00FF)\nDIS CONN(XYZ)\n"
+    lines = run_script(script, engine.execute, dialect="mqsc", clock=lambda: CLOCK).text.splitlines()[4:]
+    conn = "   CONN(414D5143514D312020202020202020200000000000000001)"
+    assert lines[:7] == [
+        "     1 : DIS CONN(*) ALL",
+        "AMQ8276I: Display Connection details.",
+        conn,
+        "                                           TYPE(CONN)",
+        "   APPLTAG(orders)                         APPLTYPE(USER)",
+        "   CHANNEL( )                              CONNAME( )",
+        "   USERID(alice)",
+    ]
+    assert lines[7:11] == ["     2 : DIS CONN(414D5143) TYPE(CONN)", "AMQ8276I: Display Connection details.", conn, "                                           TYPE(CONN)"]
+    assert lines[11:13] == ["     3 : DIS CONN(00FF)", "No connection matches."]
+    assert lines[14].startswith("AMQ8405I")  # not hexadecimal

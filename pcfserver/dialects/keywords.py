@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from pcfserver import mq, names
-from pcfserver.codec.model import Integer, IntegerList, Parameter, String, StringList
+from pcfserver.codec.model import ByteString, Integer, IntegerList, Parameter, String, StringList
 from pcfserver.dialects.tables import TABLES, Attr, AttrValue, attributes_of, vocabulary
 
 # The keyword a display shows for the name (and type) of each kind of object (processes and namelists:
@@ -144,6 +144,8 @@ def keyword_values(parameters: Iterable[Parameter], *, dialect: str = "mqsc", ta
             out[keyword.lower()] = from_pcf_value(item.parameter, item.value, dialect=dialect)
         elif isinstance(item, (IntegerList, StringList)):
             out[keyword.lower()] = [from_pcf_value(item.parameter, v, dialect=dialect) for v in item.values]
+        elif isinstance(item, ByteString):  # an identifier (CONN), in hexadecimal as runmqsc shows it
+            out[keyword.lower()] = item.value.hex().upper()
     return out
 
 

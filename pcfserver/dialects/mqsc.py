@@ -27,6 +27,7 @@ from functools import cache
 
 from pcfserver import kinds, mq, names
 from pcfserver.codec.model import (
+    ByteString,
     Integer,
     IntegerFilter,
     IntegerList,
@@ -100,6 +101,7 @@ _SELECTOR_LISTS = {
     mq.MQCMD_INQUIRE_PUBSUB_STATUS: (mq.MQIACF_PUBSUB_STATUS_ATTRS, "pubsub", (mq.MQIACF_PS_STATUS_TYPE, mq.MQIACF_PUBSUB_STATUS)),
     mq.MQCMD_INQUIRE_CLUSTER_Q_MGR: (mq.MQIACF_CLUSTER_Q_MGR_ATTRS, "clusqmgr", ()),
     mq.MQCMD_INQUIRE_Q_MGR_STATUS: (mq.MQIACF_Q_MGR_STATUS_ATTRS, "qmstatus", (mq.MQIACF_Q_MGR_STATUS,)),
+    mq.MQCMD_INQUIRE_CONNECTION: (mq.MQIACF_CONNECTION_ATTRS, "conn", (mq.MQIACF_CONN_INFO_TYPE,)),
 }
 _DISPLAY_TABLE = {
     mq.MQCMD_INQUIRE_Q: "queue",
@@ -115,7 +117,7 @@ _COPIES = {
     **{k.command("CREATE"): (k.command("COPY"), k.from_name, k.to_name) for k in kinds.kinds()},
 }
 # The parameter that says which sort of a kind an object is (CHLTYPE): shown right after the name.
-_SUBTYPES = {k.key: k.subtype for k in kinds.kinds() if k.subtype} | {"chstatus": mq.MQIACH_CHANNEL_TYPE, "qmstatus": mq.MQIACF_Q_MGR_STATUS}
+_SUBTYPES = {k.key: k.subtype for k in kinds.kinds() if k.subtype} | {"chstatus": mq.MQIACH_CHANNEL_TYPE, "qmstatus": mq.MQIACF_Q_MGR_STATUS, "conn": mq.MQIACF_CONN_INFO_TYPE}
 # Status displays runmqsc shows in keyword order after the name and type (DISPLAY CHSTATUS, [INSTANA]); the other
 # status tables keep their row order (DISPLAY LSSTATUS).
 _SORTED_STATUS = frozenset(("chstatus", "qmstatus"))
@@ -133,6 +135,7 @@ _NAME_PARAMETERS = {
     "pubsub": mq.MQCA_Q_MGR_NAME,
     "clusqmgr": mq.MQCA_CLUSTER_Q_MGR_NAME,
     "qmstatus": mq.MQCA_Q_MGR_NAME,
+    "conn": mq.MQBACF_CONNECTION_ID,
 }
 _ATTRIBUTE_OPTIONS = {"@attributes": "queue", "@qmgr-attributes": "qmgr", **{f"@{t}-attributes": t for t in OBJECT_TABLES}}
 _SELECTOR_OPTIONS = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr", **{f"@{t}-selectors": t for t in ORDERED_TABLES}}
@@ -414,7 +417,7 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
         command, source, target = copy
         head += [String(source, like), String(target, name)]
     elif row.name is not None:
-        head.append(String(row.name, name))
+        head.append(_name_parameter(row.name, name, text))
     head.extend(required.values())
     if qtype is not None:
         head.append(Integer(mq.MQIA_Q_TYPE, qtype))
@@ -425,6 +428,18 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
         if chosen:
             head.append(IntegerList(parameter, chosen))
     return Message(command, (*head, *params, *filters), type=mq.MQCFT_COMMAND, version=3 if filters else 1)
+
+
+def _name_parameter(parameter: int, name: str, text: str) -> Parameter:
+    """The name after the noun: a string, or for a byte-string name (CONN) its hexadecimal digits, ``*`` = every one."""
+    if not (names.parameter_name(parameter) or "").startswith("MQBACF_"):
+        return String(parameter, name)
+    if name == "*":
+        return ByteString(parameter, b"")
+    try:
+        return ByteString(parameter, bytes.fromhex(name))
+    except ValueError:
+        raise _error(f"{name} is not hexadecimal", text, len(text)) from None
 
 
 def parse_command(text: str) -> list[Message]:
@@ -642,6 +657,8 @@ def display_entries(response: Message, table: str) -> list[str]:
             entry = shown if found is not None and shown in found.flags else f"{keyword}({shown})"
         elif isinstance(item, String):
             entry = f"{keyword}({_display_value(item.parameter, item.value)})"
+        elif isinstance(item, ByteString):
+            entry = f"{keyword}({item.value.hex().upper() or ' '})"
         elif isinstance(item, StringList) and table in OBJECT_TABLES:
             entry = _list_entry(keyword, [_display_value(item.parameter, v) for v in item.values])
         elif isinstance(item, (IntegerList, StringList)):

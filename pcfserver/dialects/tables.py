@@ -34,6 +34,7 @@ STATUS_COMMANDS = {
     "MQCMD_INQUIRE_PUBSUB_STATUS": "pubsub",
     "MQCMD_INQUIRE_CLUSTER_Q_MGR": "clusqmgr",
     "MQCMD_INQUIRE_Q_MGR_STATUS": "qmstatus",
+    "MQCMD_INQUIRE_CONNECTION": "conn",
 }
 TABLES = ("queue", "qmgr", "status", *ORDERED_TABLES)
 

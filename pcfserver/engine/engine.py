@@ -23,6 +23,7 @@ from typing import TypeVar
 from pcfserver import mq
 from pcfserver.codec.ccsid import codec_for
 from pcfserver.codec.model import (
+    ByteString,
     Integer,
     IntegerFilter,
     IntegerList,
@@ -709,6 +710,9 @@ class Engine:
                 if any(t is None for t in texts):
                     raise _Reject(mq.MQRCCF_CFSL_STRING_LENGTH_ERR, pid)
                 values[pid] = texts
+            elif cls is ByteString:  # an identifier (a connection's)
+                assert isinstance(item, ByteString)
+                values[pid] = item.value
             else:  # a structure type the tables accept but the engine does not interpret
                 raise _Reject(PARM_ID_REASON.get(cls, mq.MQRCCF_STRUCTURE_TYPE_ERROR), pid)
         out.qtype = qtype

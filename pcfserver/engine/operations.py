@@ -14,13 +14,13 @@ Reason codes and their sources are in ``formats/commands.tsv``; the choices IBM 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from pcfserver import mq
-from pcfserver.codec.model import Integer, Message, Parameter, String
+from pcfserver.codec.model import ByteString, Integer, Message, Parameter, String
 from pcfserver.engine import objects, responses
 from pcfserver.engine.context import EngineView
 from pcfserver.engine.filters import generic_match
@@ -131,6 +131,7 @@ class Operations:
         self._svstatus = _table("svstatus")
         self._pubsub = _table("pubsub")
         self._qmstatus = _table("qmstatus")
+        self._conn = _table("conn")
         self.started = engine.now()  # the queue manager's start (DISPLAY QMSTATUS STARTDA, STARTTI)
 
     def handlers(self) -> dict[int, Callable[[Message, Parsed], list[Message]]]:
@@ -155,6 +156,7 @@ class Operations:
             mq.MQCMD_INQUIRE_CLUSTER_Q_MGR: self.inquire_cluster_q_mgr,
             mq.MQCMD_INQUIRE_PUBSUB_STATUS: self.inquire_pubsub_status,
             mq.MQCMD_INQUIRE_Q_MGR_STATUS: self.inquire_qmgr_status,
+            mq.MQCMD_INQUIRE_CONNECTION: self.inquire_connection,
             **self._guarded_deletes(),
         }
 
@@ -202,7 +204,7 @@ class Operations:
     def _string(self, pid: int, value: str, length: int) -> String:
         return String(pid, value.ljust(length) if length else value, self.engine.ccsid)
 
-    def _fields(self, command: Message, table: tuple[tuple[int, int], ...], values: dict[int, int | str], chosen: frozenset[int]) -> Message:
+    def _fields(self, command: Message, table: tuple[tuple[int, int], ...], values: Mapping[int, int | str | bytes], chosen: frozenset[int]) -> Message:
         params: list[Parameter] = []
         everything = _ALL in chosen
         for index, (pid, length) in enumerate(table):
@@ -211,7 +213,10 @@ class Operations:
             value = values.get(pid)
             if value is None:
                 continue
-            params.append(self._string(pid, value, length) if isinstance(value, str) else Integer(pid, value))
+            if isinstance(value, bytes):
+                params.append(ByteString(pid, value))
+            else:
+                params.append(self._string(pid, value, length) if isinstance(value, str) else Integer(pid, value))
         return responses.ok_response(command, tuple(params))
 
     def _accepted(self, command: Message, p: Parsed) -> list[Message]:
@@ -591,3 +596,34 @@ class Operations:
             mq.MQCACF_Q_MGR_START_TIME: self.started[1],
         }
         return responses.numbered([self._fields(command, self._qmstatus, line, frozenset(chosen))])
+
+    def connection_id(self, ident: int) -> bytes:
+        """A session's 24-byte connection identifier: AMQC, the queue manager's name (12 bytes), the session number."""
+        return b"AMQC" + self.engine.qmgr_name.encode("latin-1")[:12].ljust(12, b" ") + ident.to_bytes(8, "big")
+
+    def inquire_connection(self, command: Message, p: Parsed) -> list[Message]:
+        values = self._values(p)
+        wanted = values.get(mq.MQBACF_CONNECTION_ID) or values.get(mq.MQBACF_GENERIC_CONNECTION_ID) or b""
+        assert isinstance(wanted, bytes)
+        chosen = values.get(mq.MQIACF_CONNECTION_ATTRS, (_ALL,))
+        assert isinstance(chosen, tuple)
+        sessions = getattr(getattr(self.engine, "messaging", None), "sessions", {})
+        out = []
+        for ident in sorted(sessions):
+            session = sessions[ident]
+            identifier = self.connection_id(ident)
+            if wanted and not identifier.startswith(wanted):
+                continue
+            line: dict[int, int | str | bytes] = {
+                mq.MQBACF_CONNECTION_ID: identifier,
+                mq.MQIACF_CONN_INFO_TYPE: mq.MQIACF_CONN_INFO_CONN,
+                mq.MQCACF_APPL_TAG: str(getattr(session, "appl_name", "")),
+                mq.MQIA_APPL_TYPE: mq.MQAT_USER,
+                mq.MQCACH_CHANNEL_NAME: "",
+                mq.MQCACH_CONNECTION_NAME: "",
+                mq.MQCACF_USER_IDENTIFIER: str(getattr(session, "user", "")),
+            }
+            out.append(self._fields(command, self._conn, line, frozenset(chosen) | {mq.MQIACF_CONN_INFO_TYPE}))
+        if not out:
+            raise Reject(mq.MQRCCF_NONE_FOUND)
+        return responses.numbered(out)
