@@ -413,3 +413,32 @@ def test_display_conn_lists_the_messaging_sessions() -> None:
     assert lines[7:11] == ["     2 : DIS CONN(414D5143) TYPE(CONN)", "AMQ8276I: Display Connection details.", conn, "                                           TYPE(CONN)"]
     assert lines[11:13] == ["     3 : DIS CONN(00FF)", "No connection matches."]
     assert lines[14].startswith("AMQ8405I")  # not hexadecimal
+
+
+JSON_FORMS = st.one_of(
+    st.tuples(st.sampled_from(["start", "START"]), st.sampled_from(["channel", "CHANNEL"]), NAMES, st.just({})),
+    st.tuples(st.just("stop"), st.just("channel"), NAMES, st.fixed_dictionaries({}, optional={"MODE": st.sampled_from(["QUIESCE", "FORCE"]), "STATUS": st.sampled_from(["STOPPED", "INACTIVE"]), "CONNAME": st.just("h(1)")})),
+    st.tuples(st.just("display"), st.just("chstatus"), NAMES, st.fixed_dictionaries({}, optional={"XMITQ": NAMES, "CONNAME": st.just("host(1414)")})),
+    st.tuples(st.sampled_from(["start", "stop"]), st.just("listener"), NAMES, st.fixed_dictionaries({}, optional={"IGNSTATE": st.sampled_from(["YES", "NO"])})),
+    st.tuples(st.just("refresh"), st.just("security"), st.none(), st.fixed_dictionaries({}, optional={"TYPE": st.sampled_from(["CONNAUTH", "AUTHSERV", "SSL"])})),
+    st.tuples(st.just("resolve"), st.just("channel"), NAMES, st.sampled_from([{"ACTION": "COMMIT"}, {"ACTION": "BACKOUT"}])),
+    st.tuples(st.just("display"), st.sampled_from(["lsstatus", "svstatus"]), NAMES, st.just({})),
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(JSON_FORMS)
+def test_run_command_json_forms_are_the_mqsc_commands(form: tuple[str, str, str | None, dict[str, str]]) -> None:
+    """A runCommandJSON body becomes the PCF command the same MQSC text becomes (pcfserver.rest.admin.mqsc_text)."""
+    from pcfserver.rest.admin import mqsc_text
+
+    command, qualifier, name, parameters = form
+    body: dict[str, Any] = {"command": command, "qualifier": qualifier, "parameters": parameters}
+    if name is not None:
+        body["name"] = name
+    text, display = mqsc_text(body)
+    assert display == (command.upper() == "DISPLAY")
+    written = f"{command.upper()} {qualifier.upper()}" + (f"({name})" if name else "")
+    for key, value in parameters.items():
+        written += f" {key}('{value}')" if key in ("CONNAME", "XMITQ") else f" {key}({value})"
+    assert parse_command(text) == parse_command(written)
