@@ -297,6 +297,21 @@ async def test_run_services_runs_start_and_stop_programs(nursery: trio.Nursery, 
             await run_json(client, command="STOP", qualifier="SERVICE", name="SLEEPER")
             gone = await run_json(client, command="DISPLAY", qualifier="SVSTATUS", name="SLEEPER")
             assert gone["commandResponse"][0]["reasonCode"] == mq.MQRCCF_SERV_STATUS_NOT_FOUND
+            # a server whose program ends has no status; output goes to the STDOUT file
+            output = tmp_path / "out.txt"
+            await run_json(
+                client, command="DEFINE", qualifier="SERVICE", name="BRIEF",
+                parameters={"SERVTYPE": "SERVER", "STARTCMD": "/bin/echo", "STARTARG": "hello +QMNAME+", "STDOUT": str(output)},
+            )
+            await run_json(client, command="START", qualifier="SERVICE", name="BRIEF")
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                ended = await run_json(client, command="DISPLAY", qualifier="SVSTATUS", name="BRIEF")
+                if ended["commandResponse"][0]["reasonCode"] == mq.MQRCCF_SERV_STATUS_NOT_FOUND:
+                    break
+                await trio.sleep(0.05)
+            assert ended["commandResponse"][0]["reasonCode"] == mq.MQRCCF_SERV_STATUS_NOT_FOUND
+            assert output.read_text() == "hello QM1\n"
     finally:
         service.shutdown()
 

@@ -85,8 +85,13 @@ class Network(Protocol):
         """Whether a TCP connection to CONNAME's host(port) can be made now (PING CHANNEL)."""
         ...
 
-    def start_service(self, name: str, command: str, arguments: str, server: bool) -> int | str:
-        """Runs a service's program: its process id, or why it did not run (services not allowed, ...)."""
+    def start_service(self, name: str, command: str, arguments: str, server: bool, stdout: str = "", stderr: str = "") -> int | str:
+        """Runs a service's program (its output appended to the STDOUT/STDERR files, if named): its process id, or
+        why it did not run (services not allowed, ...)."""
+        ...
+
+    def service_running(self, name: str) -> bool:
+        """Whether a SERVER service's program still runs."""
         ...
 
     def stop_service(self, name: str, command: str, arguments: str) -> None:
@@ -491,7 +496,11 @@ class Operations:
             raise Reject(mq.MQRCCF_SERVICE_RUNNING)
         server = record.attrs.get(mq.MQIA_SERVICE_TYPE) == mq.MQSVC_TYPE_SERVER
         args = self._fill(self._text(record, mq.MQCA_SERVICE_START_ARGS))
-        outcome: int | str = "no server shell runs programs" if self.network is None else self.network.start_service(name, self._fill(start), args, server)
+        self._prune()
+        outcome: int | str = "no server shell runs programs"
+        if self.network is not None:
+            outputs = (self._fill(self._text(record, mq.MQCA_STDOUT_DESTINATION)), self._fill(self._text(record, mq.MQCA_STDERR_DESTINATION)))
+            outcome = self.network.start_service(name, self._fill(start), args, server, *outputs)
         if isinstance(outcome, int) and server:
             date, clock = self.engine.now()
             self._keep(self.services, name)
@@ -500,8 +509,8 @@ class Operations:
         return responses.success(command)
 
     def _fill(self, text: str) -> str:
-        """A service command's inserts (q085740_): +QMNAME+ is the queue manager's name."""
-        return text.replace("+QMNAME+", self.engine.qmgr_name)
+        """A service command's inserts (q085740_): +QMNAME+ is the queue manager's name, +MQ_SERVER_PID+ this server's."""
+        return text.replace("+QMNAME+", self.engine.qmgr_name).replace("+MQ_SERVER_PID+", str(os.getpid()))
 
     def _service_values(self, record: NamedObject, date: str, clock: str, pid: int) -> dict[int, int | str]:
         out: dict[int, int | str] = {
@@ -537,7 +546,16 @@ class Operations:
             self.network.stop_service(name, self._fill(stop), self._fill(self._text(record, mq.MQCA_SERVICE_STOP_ARGS)))
         return responses.success(command)
 
+    def _prune(self) -> None:
+        """Forgets SERVER services whose program has ended (IBM's status goes when the process goes)."""
+        if self.network is None:
+            return
+        for name in [n for n in self.services if not self.network.service_running(n)]:
+            self._keep(self.services, name)
+            del self.services[name]
+
     def inquire_service_status(self, command: Message, p: Parsed) -> list[Message]:
+        self._prune()
         return self._statuses(
             command, p, mq.MQCA_SERVICE_NAME, self.services, self._svstatus, mq.MQIACF_SERVICE_STATUS_ATTRS,
             mq.MQOT_SERVICE, mq.MQRCCF_SERV_STATUS_NOT_FOUND,

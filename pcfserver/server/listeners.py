@@ -21,7 +21,9 @@ import re
 import shlex
 import socket
 import subprocess
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import IO, TYPE_CHECKING
 
 import trio
 
@@ -48,6 +50,16 @@ def parse_conname(conname: str) -> tuple[str, int] | None:
     if found is None:
         return None
     return found.group(1), int(found.group(2) or DEFAULT_PORT)
+
+
+@contextmanager
+def _output(path: str) -> Iterator[IO[bytes] | int]:
+    """Where a service's output goes: appended to the file STDOUT/STDERR names, else nowhere."""
+    if not path.strip():
+        yield subprocess.DEVNULL
+        return
+    with open(path.strip(), "ab") as file:
+        yield file
 
 
 def _loopback(host: str) -> bool:
@@ -184,13 +196,14 @@ class ShellNetwork:
 
     # ------------------------------------------------------------------ services
 
-    def start_service(self, name: str, command: str, arguments: str, server: bool) -> int | str:
+    def start_service(self, name: str, command: str, arguments: str, server: bool, stdout: str = "", stderr: str = "") -> int | str:
         if not self.run_services:
             why = "services are not run: the server was not started with --run-services"
             log.warning("service %s not started: %s", name, why, extra={"event": "service_refused"})
             return why
         try:
-            process = subprocess.Popen([*shlex.split(command), *shlex.split(arguments)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            with _output(stdout) as out, _output(stderr) as err:
+                process = subprocess.Popen([*shlex.split(command), *shlex.split(arguments)], stdin=subprocess.DEVNULL, stdout=out, stderr=err)
         except (OSError, ValueError) as exc:
             log.warning("service %s failed to start: %s", name, exc, extra={"event": "service_failed"})
             return str(exc)
@@ -198,6 +211,10 @@ class ShellNetwork:
         if server:
             self.services[name] = process
         return process.pid
+
+    def service_running(self, name: str) -> bool:
+        process = self.services.get(name)
+        return process is not None and process.poll() is None
 
     def stop_service(self, name: str, command: str, arguments: str) -> None:
         if not self.run_services:
