@@ -215,3 +215,25 @@ def test_conname_forms() -> None:
     assert parse_conname("host") == ("host", 1414)
     assert parse_conname("a(1),b(2)") == ("a", 1)
     assert parse_conname("") is None
+
+
+async def test_shutdown_does_not_wait_for_retrying_senders(nursery: trio.Nursery) -> None:
+    running = await serve(nursery)
+    engine = running.pcf.engine
+    for text in ("DEFINE QLOCAL(XQ) USAGE(XMITQ)", f"DEFINE CHANNEL(S) CHLTYPE(SDR) CONNAME('{HOST}({free_port()})') XMITQ(XQ)", "START CHANNEL(S)"):
+        from pcfserver.dialects import parse_command
+
+        [answer] = engine.execute(parse_command(text)[0])  # type: ignore[attr-defined]
+        assert answer.reason == mq.MQRC_NONE
+    await trio.sleep(0.2)  # the probe failed and sleeps before it tries again
+    done = trio.Event()
+
+    async def serve_out() -> None:
+        running.shutdown()
+        while running.network is not None:
+            await trio.sleep(0.01)
+        done.set()
+
+    with trio.fail_after(3):
+        nursery.start_soon(serve_out)
+        await done.wait()

@@ -80,6 +80,7 @@ class ShellNetwork:
         self.token = trio.lowlevel.current_trio_token()
         self.ports: dict[str, tuple[socket.socket, trio.CancelScope]] = {}
         self.services: dict[str, subprocess.Popen[bytes]] = {}
+        self.probes: set[trio.CancelScope] = set()
 
     # ------------------------------------------------------------------ listeners
 
@@ -155,8 +156,11 @@ class ShellNetwork:
                 log.warning("listener %s did not start: %s", record.name, problem, extra={"event": "listener_failed"})
 
     def stop_all(self) -> None:
+        """The server stops: every listener port closes and every sender stops probing."""
         for name in list(self.ports):
             self.close_listener(name)
+        for scope in list(self.probes):
+            scope.cancel()
 
     # ------------------------------------------------------------------ channels
 
@@ -170,6 +174,15 @@ class ShellNetwork:
             nursery.start_soon(self._probe, channel, target)
 
     async def _probe(self, channel: str, target: tuple[str, int] | None) -> None:
+        scope = trio.CancelScope()
+        self.probes.add(scope)
+        try:
+            with scope:
+                await self._probe_until_done(channel, target)
+        finally:
+            self.probes.discard(scope)
+
+    async def _probe_until_done(self, channel: str, target: tuple[str, int] | None) -> None:
         while not self.pcf.stopping:
             ok = False
             if target is not None:
