@@ -243,6 +243,7 @@ async def test_start_channel_and_poll_chstatus_as_pymqrest_does(server: tuple[Se
                 await trio.sleep(0.05)
         assert params["channel"] == "QM1.TO.QM2" and params["chltype"] == "SDR" and params["xmitq"] == "DEV.XMITQ"
         assert params["msgs"] == 0 and params["substate"] == "MQGET"
+        assert params["rqmname"] == "QM1"  # the partner (here the server itself) named its queue manager
         stopped = await run_json(client, command="STOP", qualifier="CHANNEL", name="QM1.TO.QM2", parameters={"STATUS": "INACTIVE"})
         assert stopped["overallCompletionCode"] == 0
         gone = await run_json(client, command="DISPLAY", qualifier="CHSTATUS", name="QM1.TO.QM2")

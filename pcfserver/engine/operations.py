@@ -286,13 +286,15 @@ class Operations:
             self.network.probe(name, conname)
         return responses.success(command)
 
-    def reached(self, name: str, ok: bool) -> bool:
-        """A probe's outcome (the shell calls it): RUNNING when the partner answered, else RETRYING.
-        False when the channel no longer waits for it (stopped meanwhile): the shell stops probing."""
+    def reached(self, name: str, ok: bool, remote: str = "") -> bool:
+        """A probe's outcome (the shell calls it): RUNNING when the partner answered (``remote``: the queue manager it
+        names, shown as RQMNAME), else RETRYING.  False when the channel no longer waits for it (stopped meanwhile):
+        the shell stops probing."""
         current = self.channels.get(name)
         if current is None or current.status not in (mq.MQCHS_BINDING, mq.MQCHS_RETRYING, mq.MQCHS_RUNNING):
             return False
         current.status = mq.MQCHS_RUNNING if ok else mq.MQCHS_RETRYING
+        current.remote = remote if ok else ""
         return True
 
     def stop_channel(self, command: Message, p: Parsed) -> list[Message]:

@@ -27,6 +27,11 @@ from typing import IO, TYPE_CHECKING
 
 import trio
 
+from pcfserver import mq
+from pcfserver.client.aio import Client
+from pcfserver.client.protocol import PcfConnectionClosed
+from pcfserver.codec import IntegerList, Message
+from pcfserver.codec.model import PcfError
 from pcfserver.server.logs import LOGGER_NAME
 
 if TYPE_CHECKING:
@@ -50,6 +55,22 @@ def parse_conname(conname: str) -> tuple[str, int] | None:
     if found is None:
         return None
     return found.group(1), int(found.group(2) or DEFAULT_PORT)
+
+
+async def _partner_name(stream: trio.SocketStream) -> str:
+    """The queue manager a partner that speaks PCF names (Inquire Queue Manager), else blank; closes the stream."""
+    client = Client(stream)
+    try:
+        with trio.move_on_after(PROBE_TIMEOUT):
+            answer = await client.execute(Message(mq.MQCMD_INQUIRE_Q_MGR, (IntegerList(mq.MQIACF_Q_MGR_ATTRS, (mq.MQCA_Q_MGR_NAME,)),)), check_failure=False)
+            name = answer[0].str_value(mq.MQCA_Q_MGR_NAME) if answer else None
+            return (name or "").strip()
+    except (OSError, PcfError, PcfConnectionClosed, trio.BrokenResourceError, trio.ClosedResourceError):
+        pass
+    finally:
+        with trio.move_on_after(1):
+            await client.aclose()
+    return ""
 
 
 @contextmanager
@@ -184,16 +205,16 @@ class ShellNetwork:
 
     async def _probe_until_done(self, channel: str, target: tuple[str, int] | None) -> None:
         while not self.pcf.stopping:
-            ok = False
+            ok, remote = False, ""
             if target is not None:
                 try:
                     with trio.fail_after(PROBE_TIMEOUT):
                         stream = await trio.open_tcp_stream(*target)
-                    await stream.aclose()
                     ok = True
+                    remote = await _partner_name(stream)
                 except (OSError, trio.TooSlowError):
-                    ok = False
-            if not self.operations.reached(channel, ok):
+                    pass
+            if not self.operations.reached(channel, ok, remote):
                 return
             await trio.sleep(RUNNING_INTERVAL if ok else RETRY_INTERVAL)
 
