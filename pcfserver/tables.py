@@ -46,6 +46,11 @@ class Constants:
         return None
 
 
+# Status tables (formats/<name>-attributes.tsv, the kind-table columns): what the status inquiries of the operational
+# commands report (channel, listener, service, pub/sub, cluster queue manager status); display only.
+STATUS_TABLES = ("chstatus", "lsstatus", "svstatus", "pubsub", "clusqmgr", "qmstatus", "conn")
+
+
 @cache
 def constants() -> Constants:
     values: dict[str, int] = {}

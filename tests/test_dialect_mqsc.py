@@ -200,7 +200,9 @@ def test_an_unknown_verb_lists_the_verbs() -> None:
         "FROB",
         "AMQ8426I: Valid MQSC commands are:",
     ]
-    assert [line.strip() for line in outcome.lines[3:]] == ["ALTER", "CLEAR", "DEFINE", "DELETE", "DISPLAY", "END", "MOVE", "PING", "SET"]
+    assert [line.strip() for line in outcome.lines[3:]] == [
+        "ALTER", "CLEAR", "DEFINE", "DELETE", "DISPLAY", "END", "MOVE", "PING", "REFRESH", "RESET", "RESOLVE", "RESUME", "SET", "START", "STOP", "SUSPEND",
+    ]
     with pytest.raises(UnknownCommandError):
         parse_command("FROB QL(A)")
 

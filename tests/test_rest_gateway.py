@@ -284,8 +284,8 @@ async def test_keys_strict_clients_know_and_alter_channel_without_chltype(tmp_pa
         admin = qm1.client()
         # A topic defined here is TYPE(LOCAL): the cluster-only fields are not shown.
         [topic] = params(await mqsc_json(admin, "QM1", command="display", qualifier="topic", name="DEV.TOPIC", responseParameters=["all"]))
-        assert topic["topicstr"] == "dev/topic" and "clstate" in topic
-        assert not {"clusqmgr", "qmid", "clusdate", "clustime"} & set(topic)
+        assert topic["topicstr"] == "dev/topic" and topic["type"] == "LOCAL"
+        assert not {"clstate", "clusqmgr", "qmid", "clusdate", "clustime"} & set(topic)
         # runCommandJSON ALTER CHANNEL without chltype keeps the channel's type; runmqsc text still needs CHLTYPE.
         altered = await mqsc_json(admin, "QM1", command="alter", qualifier="channel", name="DEV.SVRCONN", parameters={"descr": "changed"})
         assert altered.json()["overallCompletionCode"] == 0, altered.text

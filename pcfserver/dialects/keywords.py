@@ -162,6 +162,8 @@ def keyword_values(parameters: Iterable[Parameter], *, dialect: str = "mqsc", ta
             out[keyword.lower()] = from_pcf_value(item.parameter, item.value, dialect=dialect)
         elif isinstance(item, (IntegerList, StringList)):
             out[keyword.lower()] = [from_pcf_value(item.parameter, v, dialect=dialect) for v in item.values]
+        elif isinstance(item, ByteString):  # an identifier (CONN), in hexadecimal as runmqsc shows it
+            out[keyword.lower()] = item.value.hex().upper()
     return out
 
 

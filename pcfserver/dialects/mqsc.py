@@ -57,6 +57,7 @@ from pcfserver.dialects.outcome import (
 from pcfserver.dialects.tables import (
     OBJECT_TABLES,
     ORDERED_TABLES,
+    STATUS_COMMANDS,
     Attr,
     AttrValue,
     CommandRow,
@@ -94,6 +95,13 @@ _SELECTOR_LISTS = {
     mq.MQCMD_INQUIRE_Q_STATUS: (mq.MQIACF_Q_STATUS_ATTRS, "status", STATUS_DEFAULT),
     mq.MQCMD_INQUIRE_Q_MGR: (mq.MQIACF_Q_MGR_ATTRS, "qmgr", ()),
     **{k.command("INQUIRE"): (k.selectors, k.key, ()) for k in kinds.kinds()},
+    mq.MQCMD_INQUIRE_CHANNEL_STATUS: (mq.MQIACH_CHANNEL_INSTANCE_ATTRS, "chstatus", ()),
+    mq.MQCMD_INQUIRE_LISTENER_STATUS: (mq.MQIACF_LISTENER_STATUS_ATTRS, "lsstatus", ()),
+    mq.MQCMD_INQUIRE_SERVICE_STATUS: (mq.MQIACF_SERVICE_STATUS_ATTRS, "svstatus", ()),
+    mq.MQCMD_INQUIRE_PUBSUB_STATUS: (mq.MQIACF_PUBSUB_STATUS_ATTRS, "pubsub", (mq.MQIACF_PUBSUB_STATUS,)),
+    mq.MQCMD_INQUIRE_CLUSTER_Q_MGR: (mq.MQIACF_CLUSTER_Q_MGR_ATTRS, "clusqmgr", ()),
+    mq.MQCMD_INQUIRE_Q_MGR_STATUS: (mq.MQIACF_Q_MGR_STATUS_ATTRS, "qmstatus", (mq.MQIACF_Q_MGR_STATUS,)),
+    mq.MQCMD_INQUIRE_CONNECTION: (mq.MQIACF_CONNECTION_ATTRS, "conn", (mq.MQIACF_CONN_INFO_TYPE,)),
 }
 _DISPLAY_TABLE = {
     mq.MQCMD_INQUIRE_Q: "queue",
@@ -102,6 +110,7 @@ _DISPLAY_TABLE = {
     mq.MQCMD_INQUIRE_AUTH_RECS: "authrec",
     **{k.command("INQUIRE"): k.key for k in kinds.kinds()},
     mq.MQCMD_INQUIRE_CHLAUTH_RECS: "chlauth",
+    **{getattr(mq, command): table for command, table in STATUS_COMMANDS.items()},
 }
 # DEFINE ... LIKE(x): the Create command becomes its Copy, the LIKE name its source and the defined name its target.
 _COPIES = {
@@ -109,7 +118,10 @@ _COPIES = {
     **{k.command("CREATE"): (k.command("COPY"), k.from_name, k.to_name) for k in kinds.kinds()},
 }
 # The parameter that says which sort of a kind an object is (CHLTYPE): shown right after the name.
-_SUBTYPES = {k.key: k.subtype for k in kinds.kinds() if k.subtype}
+_SUBTYPES = {k.key: k.subtype for k in kinds.kinds() if k.subtype} | {"chstatus": mq.MQIACH_CHANNEL_TYPE, "qmstatus": mq.MQIACF_Q_MGR_STATUS, "conn": mq.MQIACF_CONN_INFO_TYPE}
+# Status displays runmqsc shows in keyword order after the name and type (DISPLAY CHSTATUS, [INSTANA]); the other
+# status tables keep their row order (DISPLAY LSSTATUS).
+_SORTED_STATUS = frozenset(("chstatus", "qmstatus"))
 _CREATE_OF_COPY = {copy: create for create, (copy, _source, _target) in _COPIES.items()}
 # The parameter that names the object a display is about, per table (shown first, alone in its entry).
 _NAME_PARAMETERS = {
@@ -118,9 +130,18 @@ _NAME_PARAMETERS = {
     "qmgr": mq.MQCA_Q_MGR_NAME,
     "authrec": mq.MQCACF_AUTH_PROFILE_NAME,
     **{k.key: k.name for k in kinds.kinds()},
+    "chstatus": mq.MQCACH_CHANNEL_NAME,
+    "lsstatus": mq.MQCACH_LISTENER_NAME,
+    "svstatus": mq.MQCA_SERVICE_NAME,
+    "pubsub": mq.MQCA_Q_MGR_NAME,
+    "clusqmgr": mq.MQCA_CLUSTER_Q_MGR_NAME,
+    "qmstatus": mq.MQCA_Q_MGR_NAME,
+    "conn": mq.MQBACF_CONNECTION_ID,
 }
 _ATTRIBUTE_OPTIONS = {"@attributes": "queue", "@qmgr-attributes": "qmgr", **{f"@{t}-attributes": t for t in OBJECT_TABLES}}
-_SELECTOR_OPTIONS = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr", **{f"@{t}-selectors": t for t in OBJECT_TABLES}}
+_SELECTOR_OPTIONS = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr", **{f"@{t}-selectors": t for t in ORDERED_TABLES}}
+# An options word: the command takes ``(*)`` after its noun and ignores it (REFRESH SECURITY(*): every class).
+_ANY_NAME = "(*)"
 _UNQUOTED = re.compile(r"[A-Z0-9./_%*]+\Z")
 
 
@@ -186,6 +207,8 @@ def options_of(command: str) -> Options:
     unnamed = False
     excluded: set[str] = set()
     for option in row.options:
+        if option == _ANY_NAME:
+            continue
         if option == "WHERE":
             where = True
         elif option.startswith("@shows:"):
@@ -323,7 +346,7 @@ def parse(text: str) -> MqscCommand:
     name = ""
     if row.name is not None and not (noun_item.values is None and options_of(row.command).unnamed):
         name = _name(noun_item, text)
-    elif noun_item.values is not None:
+    elif noun_item.values is not None and not (_ANY_NAME in row.options and [t.text for t in noun_item.values] == ["*"]):
         raise _error(f"{noun} takes no name", text, noun_item.end)
     if authrec.is_authrec(row):
         message = authrec.build(row, found[2:], text)
@@ -429,7 +452,7 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
         command, source, target = copy
         head += [String(source, like), String(target, name)]
     elif row.name is not None and (name or not options.unnamed):
-        head.append(String(row.name, name))
+        head.append(_name_parameter(row.name, name, text))
     head.extend(required.values())
     if qtype is not None:
         head.append(Integer(options.type_parameter, qtype))
@@ -450,6 +473,18 @@ def _bytes(parameter: int, token: Token, text: str, keyword: str) -> ByteString:
         return ByteString(parameter, byte_string(token.text))
     except ValueError:
         raise _error(f"{keyword} takes hexadecimal digits, two a byte", text, token.end, keyword) from None
+
+
+def _name_parameter(parameter: int, name: str, text: str) -> Parameter:
+    """The name after the noun: a string, or for a byte-string name (CONN) its hexadecimal digits, ``*`` = every one."""
+    if not (names.parameter_name(parameter) or "").startswith("MQBACF_"):
+        return String(parameter, name)
+    if name == "*":
+        return ByteString(parameter, b"")
+    try:
+        return ByteString(parameter, bytes.fromhex(name))
+    except ValueError:
+        raise _error(f"{name} is not hexadecimal", text, len(text)) from None
 
 
 def parse_command(text: str) -> list[Message]:
@@ -696,7 +731,7 @@ def display_entries(response: Message, table: str) -> list[str]:
         else:
             rest.append((item.parameter, entry))
     first.sort(key=lambda entry: not entry.startswith(("QUEUE(", "QMNAME(")))
-    if table in ORDERED_TABLES:
+    if table in ORDERED_TABLES and table not in _SORTED_STATUS:
         order = {a.parameter: i for i, a in enumerate(_vocab().table(table).values())}
         ranked = [entry for _, entry in sorted(rest, key=lambda pair: order.get(pair[0], len(order)))]
         # A row its table lists before the object's name shows before it (a subscription's SUBID, q020920_ example).
@@ -714,7 +749,7 @@ def _line(key: str, **inserts: object) -> str:
 def failure_lines(command: Message, failed: Message, name: str | None = None) -> list[str]:
     """The line(s) runmqsc prints for a failure; the MQRC name and number when IBM gives no text."""
     inserts = reason_inserts(failed.reason, error_keyword(command, failed, DIALECT))
-    return [_line(failure_key(DIALECT, failed.reason), name=name or object_name(command), **inserts)]
+    return [_line(failure_key(DIALECT, failed.reason, command.command), name=name or object_name(command), **inserts)]
 
 
 def render_answer(command: Message, answer: Sequence[Message], *, name: str | None = None) -> Outcome:

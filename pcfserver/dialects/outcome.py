@@ -79,6 +79,9 @@ _NAME_PARAMETERS = (
     mq.MQCACF_TO_Q_NAME,
     *kinds.name_parameters(),
     mq.MQCACF_AUTH_PROFILE_NAME,
+    mq.MQCA_CLUSTER_Q_MGR_NAME,
+    mq.MQCA_CLUSTER_NAME,
+    mq.MQCA_CLUSTER_NAMELIST,
 )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from pcfserver import kinds, names
-from pcfserver.tables import FORMATS_DIR, read_table, value_of
+from pcfserver.tables import FORMATS_DIR, STATUS_TABLES, read_table, value_of
 
 DIALECTS = ("mqsc", "tpf", "ibmi")
 AttrValue = int | str
@@ -25,13 +25,26 @@ QUEUE_TYPES: dict[str, int] = {"local": 1, "model": 2, "alias": 3, "remote": 6}
 # The kinds of object besides queues (formats/kinds.tsv), each with its attribute table (<kind>-attributes.tsv).
 OBJECT_TABLES = kinds.keys()
 # Tables shown in their own row order (authrec: the keywords of the AUTHREC commands, authrec-attributes.tsv;
-# chlauth: those of SET and DISPLAY CHLAUTH, chlauth-attributes.tsv).
-ORDERED_TABLES = (*OBJECT_TABLES, "authrec", "chlauth")
+# chlauth: those of SET and DISPLAY CHLAUTH, chlauth-attributes.tsv; the status tables of the operational commands).
+ORDERED_TABLES = (*OBJECT_TABLES, "authrec", "chlauth", *STATUS_TABLES)
+# The status inquiries of the operational commands and the status table each reports (formats/<table>-attributes.tsv).
+STATUS_COMMANDS = {
+    "MQCMD_INQUIRE_CHANNEL_STATUS": "chstatus",
+    "MQCMD_INQUIRE_LISTENER_STATUS": "lsstatus",
+    "MQCMD_INQUIRE_SERVICE_STATUS": "svstatus",
+    "MQCMD_INQUIRE_PUBSUB_STATUS": "pubsub",
+    "MQCMD_INQUIRE_CLUSTER_Q_MGR": "clusqmgr",
+    "MQCMD_INQUIRE_Q_MGR_STATUS": "qmstatus",
+    "MQCMD_INQUIRE_CONNECTION": "conn",
+}
 TABLES = ("queue", "qmgr", "status", *ORDERED_TABLES)
 
 
 def table_of_command(code: int) -> str:
     """The attribute table of a PCF command's object: queue, qmgr, process, namelist or authrec."""
+    status = STATUS_COMMANDS.get(names.command_name(code) or "")
+    if status is not None:
+        return status
     words = (names.command_name(code) or "").split("_")[2:]
     if "MGR" in words:
         return "qmgr"
@@ -196,7 +209,7 @@ def object_attributes(table: str) -> tuple[Attr, ...]:
 
 def value_tables() -> tuple[str, ...]:
     """dialect-values.tsv, then each kind's own value words (<kind>-values.tsv) where it has them."""
-    own = tuple(f"{k}-values.tsv" for k in kinds.keys() if (FORMATS_DIR / f"{k}-values.tsv").is_file())
+    own = tuple(f"{k}-values.tsv" for k in (*kinds.keys(), *STATUS_TABLES) if (FORMATS_DIR / f"{k}-values.tsv").is_file())
     return ("dialect-values.tsv", *own)
 
 
@@ -318,8 +331,13 @@ def line(dialect: str, key: str, **inserts: object) -> str:
     return f"{text.id}: {body}" if text.id else body
 
 
-def failure_key(dialect: str, reason: int) -> str:
-    """The message key for a failure: the reason's own row, else ``fallback`` (which names the reason)."""
+def failure_key(dialect: str, reason: int, command: int | None = None) -> str:
+    """The message key for a failure: the command's row for the reason (``reason:MQCMD_START_CHANNEL:MQRCCF_...``),
+    else the reason's own row, else ``fallback`` (which names the reason)."""
+    if command is not None:
+        key = f"reason:{names.command_name(command)}:{names.reason_name(reason)}"
+        if message(dialect, key) is not None:
+            return key
     key = f"reason:{names.reason_name(reason)}"
     return key if message(dialect, key) is not None else "fallback"
 

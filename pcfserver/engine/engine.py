@@ -32,7 +32,7 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.engine import authrecs, chlauth, escape, move, objects, queue_status, responses
+from pcfserver.engine import authrecs, chlauth, escape, move, objects, operations, queue_status, responses
 from pcfserver.engine.authority import AuthorityRecords, Identity, command_allowed, operation_allowed
 from pcfserver.engine.filters import GENERIC_NAME as _GENERIC_NAME
 from pcfserver.engine.filters import OBJECT_NAME as _OBJECT_NAME
@@ -184,6 +184,7 @@ class Engine:
         self._parse_hits = 0
         self._parse_rest = 0
         self._clock = (-1, "", "")
+        self.operations = operations.Operations(self)  # channel, listener and service status (runtime only)
         self._handlers: dict[int, Callable[[Message, _Parsed], list[Message]]] = {
             mq.MQCMD_CHANGE_Q_MGR: self._change_qmgr,
             mq.MQCMD_INQUIRE_Q_MGR: self._inquire_qmgr,
@@ -205,6 +206,7 @@ class Engine:
             mq.MQCMD_CLEAR_TOPIC_STRING: lambda command, p: topic.clear_topic_string(self, command, p.values),
             **objects.handlers(self),
             **chlauth.handlers(self),
+            **self.operations.handlers(),
         }
         self.objects = objects.Objects()
         self.messaging = MessageLayer(self)

@@ -26,7 +26,7 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.tables import constants, read_table, structures, value_of
+from pcfserver.tables import STATUS_TABLES, constants, read_table, structures, value_of
 
 AttrValue = int | str
 
@@ -437,6 +437,8 @@ def spec() -> Spec:
         selectors[f"@{kind}-selectors"] = frozenset(
             [all_value, *(a.pid for a in found.attributes.values() if a.access != "command"), *([subtype] if subtype else [])]
         )
+    for table_name in STATUS_TABLES:
+        selectors[f"@{table_name}-selectors"] = frozenset([all_value, *(value_of(row["parameter"]) for row in read_table(f"{table_name}-attributes.tsv"))])
     rows_by_command: dict[str, list[dict[str, str]]] = {}
     for row in kinds.expand_rows(read_table("commands.tsv")):
         rows_by_command.setdefault(row["command"], []).append(row)

@@ -32,6 +32,7 @@ from pcfserver.codec import IntegerList, Message, String
 from pcfserver.dialects import CommandSyntaxError, keyword_parameter, keyword_values, mqsc
 from pcfserver.dialects.keywords import is_string_parameter
 from pcfserver.dialects.outcome import Execute, failure
+from pcfserver.dialects.tables import STATUS_COMMANDS
 from pcfserver.rest import gateway
 from pcfserver.rest.http import JSON, Request, Response, error
 from pcfserver.tables import read_table
@@ -50,9 +51,15 @@ _TABLES = {
     mq.MQCMD_INQUIRE_Q_MGR: "qmgr",
     **{k.command("INQUIRE"): k.key for k in kinds.kinds()},
     mq.MQCMD_INQUIRE_CHLAUTH_RECS: "chlauth",
+    **{getattr(mq, command): table for command, table in STATUS_COMMANDS.items()},
 }
 """The attribute table whose keywords name each display's answers."""
-_QUALIFIER_TABLES = {"QMGR": "qmgr", "CHLAUTH": "chlauth", **{word: k.key for word, k in kinds.by_qualifier().items()}}
+_QUALIFIER_TABLES = {
+    "QMGR": "qmgr",
+    "CHLAUTH": "chlauth",
+    **{word: k.key for word, k in kinds.by_qualifier().items()},
+    **{table.upper(): table for table in STATUS_COMMANDS.values()},
+}
 """The attribute table a runCommandJSON qualifier's keywords come from (queues otherwise)."""
 
 

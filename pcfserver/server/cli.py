@@ -69,6 +69,8 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-connections", type=_positive_int, default=defaults.max_connections, metavar="N", help=f"connections beyond this are closed (default {defaults.max_connections})")
     parser.add_argument("--idle-timeout", type=_seconds, default=defaults.idle_timeout, metavar="S", help=f"close connections idle this long (default {defaults.idle_timeout:g})")
     parser.add_argument("--read-timeout", type=_seconds, default=defaults.read_timeout, metavar="S", help=f"close connections that leave a message incomplete this long (default {defaults.read_timeout:g})")
+    parser.add_argument("--no-start-listeners", action="store_true", help="do not start the CONTROL(QMGR) and STARTONLY listener objects with the server")
+    parser.add_argument("--run-services", action="store_true", help="let START SERVICE run the services' STARTCMD/STOPCMD programs (off by default: see the README)")
     parser.add_argument("--log-format", choices=("text", "json"), default="text", help="log lines as text or one JSON object per line")
     parser.add_argument(
         "--commit-in", choices=("auto", "loop", "thread"), default="auto",
@@ -97,6 +99,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         capture_dir=Path(args.capture) if args.capture else None,
         capture_rotate_bytes=args.capture_rotate_bytes,
         engine_in_thread={"auto": None, "loop": False, "thread": True}[args.commit_in],
+        start_listeners=not args.no_start_listeners,
+        run_services=args.run_services,
     )
 
 

@@ -91,6 +91,11 @@ class ServerConfig:
     token_lifetime: float = 7200.0
     rest_gateway_default: bool = False  # the REST API routes a request for another queue manager without the gateway header
     insecure: bool = False
+    # LISTENER objects and services (issue 18): start the CONTROL(QMGR)/STARTONLY listeners with the server, and
+    # let START SERVICE run the services' programs (--run-services; off: a server that runs commands from its
+    # configuration is a remote-execution risk).
+    start_listeners: bool = True
+    run_services: bool = False
 
 
 class _Job(Job):
@@ -274,6 +279,17 @@ class PcfServer:
     @property
     def connection_count(self) -> int:
         return len(self._connections)
+
+    @property
+    def connection_nursery(self) -> trio.Nursery | None:
+        """Where connections run (None before serving and once stopping): listeners' accept tasks run there too."""
+        return None if self._stopping else self._connection_nursery
+
+    async def accept_on(self, lsock: socket.socket) -> None:
+        """Accepts connections on another listening socket (a started LISTENER object) until cancelled;
+        they are served as the main port's are."""
+        assert self._connection_nursery is not None
+        await self._accept_loop(lsock, self._connection_nursery)
 
     def shutdown(self) -> None:
         """Stop accepting, answer the commands already received, then close every connection."""

@@ -24,6 +24,7 @@ from pcfserver.rest.auth import ADMIN, ADMIN_RO, USER
 from pcfserver.server.committer import Committer, Engine
 from pcfserver.server.core import PcfServer, ServerConfig
 from pcfserver.server.http import HttpServer
+from pcfserver.server.listeners import ShellNetwork
 from pcfserver.server.tls import TlsFront, self_signed, server_context
 from pcfserver.users import UserStore
 
@@ -94,6 +95,7 @@ class Service:
             assert self.certificate is not None
             context = server_context(*self.certificate, config.tls_ca)
             self.https = HttpServer(engine, config, self.committer, port=config.https_port, app=self.app, ssl_context=context)
+        self.network: ShellNetwork | None = None
         self.tls_front: TlsFront | None = None
         if config.pcf_tls:
             assert self.certificate is not None
@@ -133,8 +135,31 @@ class Service:
     def stopping(self) -> bool:
         return self.pcf.stopping
 
+    def _start_network(self) -> None:
+        """Hands the engine the listener ports, partner probes and service programs (pcfserver.server.listeners)
+        and starts the CONTROL(QMGR) listeners."""
+        operations = getattr(self.pcf.engine, "operations", None)
+        if operations is None:
+            return
+        self.network = ShellNetwork(self.pcf, self.config, operations, self.tls_front, run_services=self.config.run_services)
+        operations.network = self.network
+        if self.config.start_listeners:
+            self.network.start_listeners()
+
+    def _stop_network(self) -> None:
+        if self.network is not None:
+            self.network.close()
+            operations = getattr(self.pcf.engine, "operations", None)
+            if operations is not None:
+                operations.network = None
+                operations.listeners.clear()
+                operations.services.clear()
+            self.network = None
+
     def shutdown(self) -> None:
         """Every listener stops accepting and finishes what it received; then the committer ends."""
+        if self.network is not None:
+            self.network.stop_all()
         self.pcf.shutdown()
         for http in (self.http, self.https):
             if http is not None:
@@ -149,6 +174,7 @@ class Service:
                 try:
                     async with trio.open_nursery() as listeners:
                         pcf_address = await listeners.start(self.pcf.serve)
+                        self._start_network()
                         if self.tls_front is not None:
                             front = self.tls_front
                             pcf_address = await listeners.start(lambda task_status: front.serve(self.config.host, self.config.port, task_status=task_status))
@@ -156,6 +182,7 @@ class Service:
                         https_address = await listeners.start(self.https.serve) if self.https is not None else None
                         task_status.started(Addresses(pcf_address, http_address, https_address))
                 finally:
+                    self._stop_network()
                     self.committer.close()
         finally:
             if self.users is not None:

@@ -122,6 +122,11 @@ class TlsFront:
                     for listener in listeners:
                         acceptors.start_soon(self._accept_loop, listener, connections)
 
+    async def accept_on(self, listener: trio.SocketListener, nursery: trio.Nursery | None) -> None:
+        """Accepts TLS connections on another listening socket (a started LISTENER object) until cancelled."""
+        if nursery is not None:
+            await self._accept_loop(listener, nursery)
+
     def stop_accepting(self) -> None:
         self._accepting.cancel()
 

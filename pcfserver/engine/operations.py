@@ -1,0 +1,649 @@
+"""The operational commands: channels, listeners and services started and stopped, their status, and the security,
+cluster and pub/sub commands of a queue manager whose channels carry no message traffic.
+
+Status is runtime state, kept in memory only (a queue manager that restarts starts with no channel, listener or
+service status, as IBM's does), never in the store.  The engine stays sans-IO: what needs the network (a listener's
+port, a sender reaching its partner, a service's program) is asked of a :class:`Network` the server shell hands in
+(``pcfserver.server.listeners``).  Without one (an engine in a console process) the choices of
+``formats/operations.md`` apply: a listener is recorded as running without a port, a sender retries, a ping finds no
+partner and no service program runs.
+
+Reason codes and their sources are in ``formats/commands.tsv``; the choices IBM leaves open in ``formats/operations.md``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import Any, Protocol, TypeVar
+
+from pcfserver import mq
+from pcfserver.codec.model import ByteString, Integer, Message, Parameter, String
+from pcfserver.engine import objects, responses
+from pcfserver.engine.context import EngineView
+from pcfserver.engine.filters import generic_match
+from pcfserver.engine.registry import NamedObject
+from pcfserver.engine.responses import Reject
+from pcfserver.tables import read_table, value_of
+
+_ALL = mq.MQIACF_ALL
+# The port a listener with PORT(0) listens on: IBM's default (q085630_: "0 ... the default port number 1414").
+DEFAULT_PORT = 1414
+# The backlog a listener with BACKLOG(0) uses and shows (100 on Linux: [INSTANA] DISPLAY LSSTATUS).
+DEFAULT_BACKLOG = 100
+_SENDING = frozenset((mq.MQCHT_SENDER, mq.MQCHT_SERVER, mq.MQCHT_CLUSSDR))
+_NO_START = frozenset((mq.MQCHT_CLNTCONN,))
+_NO_RESET = frozenset((mq.MQCHT_SVRCONN, mq.MQCHT_CLNTCONN))
+# Types whose START only enables them (q088420_ usage notes): no status until a partner connects.
+_ENABLE_ONLY = frozenset((mq.MQCHT_RECEIVER, mq.MQCHT_SVRCONN, mq.MQCHT_CLUSRCVR, mq.MQCHT_AMQP, mq.MQCHT_MQTT))
+_ACTIVE = frozenset((mq.MQCHS_RUNNING, mq.MQCHS_BINDING, mq.MQCHS_STARTING, mq.MQCHS_RETRYING, mq.MQCHS_REQUESTING))
+# The fields Inquire Channel Status returns when no attribute list is given (q087560_ "always returned").
+_CHSTATUS_ALWAYS = frozenset(
+    (
+        mq.MQCACH_CHANNEL_NAME,
+        mq.MQIACH_CHANNEL_TYPE,
+        mq.MQCACH_CONNECTION_NAME,
+        mq.MQIACH_CHANNEL_INSTANCE_TYPE,
+        mq.MQCA_REMOTE_Q_MGR_NAME,
+        mq.MQIACH_CHANNEL_STATUS,
+        mq.MQIACH_CHANNEL_SUBSTATE,
+        mq.MQCACH_XMIT_Q_NAME,
+    )
+)
+
+
+def _table(name: str) -> tuple[tuple[int, int], ...]:
+    """(parameter, max_length) of each row of a status table, in its order (0 for integers)."""
+    return tuple((value_of(r["parameter"]), int(r["max_length"] or 0)) for r in read_table(f"{name}-attributes.tsv"))
+
+
+_T = TypeVar("_T")
+
+
+class Parsed(Protocol):
+    values: dict[int, object]
+
+
+class Network(Protocol):
+    """What the server shell does for the engine (pcfserver.server.listeners.ShellNetwork)."""
+
+    def open_listener(self, name: str, host: str, port: int, backlog: int) -> str | None:
+        """Listens on host:port now; None when it does, else why it cannot (the port is in use ...)."""
+        ...
+
+    def close_listener(self, name: str) -> None:
+        """Stops accepting on the listener's port; connections it accepted go on."""
+        ...
+
+    def probe(self, channel: str, conname: str) -> None:
+        """Tries to reach a sender's partner in the background; reports with ``Operations.reached``."""
+        ...
+
+    def reachable(self, conname: str) -> bool:
+        """Whether a TCP connection to CONNAME's host(port) can be made now (PING CHANNEL)."""
+        ...
+
+    def start_service(self, name: str, command: str, arguments: str, server: bool, stdout: str = "", stderr: str = "") -> int | str:
+        """Runs a service's program (its output appended to the STDOUT/STDERR files, if named): its process id, or
+        why it did not run (services not allowed, ...)."""
+        ...
+
+    def service_running(self, name: str) -> bool:
+        """Whether a SERVER service's program still runs."""
+        ...
+
+    def stop_service(self, name: str, command: str, arguments: str) -> None:
+        """Runs a service's stop program."""
+        ...
+
+
+@dataclass(slots=True)
+class ChannelStatus:
+    name: str
+    chltype: int
+    conname: str
+    xmitq: str
+    status: int
+    date: str
+    time: str
+    remote: str = ""
+
+
+@dataclass(slots=True)
+class RunStatus:
+    """A running listener or service."""
+
+    name: str
+    date: str
+    time: str
+    pid: int
+    values: dict[int, int | str] = field(default_factory=dict)
+
+
+class Operations:
+    """The runtime status of channels, listeners and services, and the commands on them."""
+
+    def __init__(self, engine: EngineView) -> None:
+        self.engine = engine
+        self.network: Network | None = None
+        self.channels: dict[str, ChannelStatus] = {}
+        self.listeners: dict[str, RunStatus] = {}
+        self.services: dict[str, RunStatus] = {}
+        self._chstatus = _table("chstatus")
+        self._lsstatus = _table("lsstatus")
+        self._svstatus = _table("svstatus")
+        self._pubsub = _table("pubsub")
+        self._qmstatus = _table("qmstatus")
+        self._conn = _table("conn")
+        self.started = engine.now()  # the queue manager's start (DISPLAY QMSTATUS STARTDA, STARTTI)
+
+    def handlers(self) -> dict[int, Callable[[Message, Parsed], list[Message]]]:
+        return {
+            mq.MQCMD_START_CHANNEL: self.start_channel,
+            mq.MQCMD_STOP_CHANNEL: self.stop_channel,
+            mq.MQCMD_PING_CHANNEL: self.ping_channel,
+            mq.MQCMD_RESET_CHANNEL: self.reset_channel,
+            mq.MQCMD_RESOLVE_CHANNEL: self.resolve_channel,
+            mq.MQCMD_INQUIRE_CHANNEL_STATUS: self.inquire_channel_status,
+            mq.MQCMD_START_CHANNEL_LISTENER: self.start_listener,
+            mq.MQCMD_STOP_CHANNEL_LISTENER: self.stop_listener,
+            mq.MQCMD_INQUIRE_LISTENER_STATUS: self.inquire_listener_status,
+            mq.MQCMD_START_SERVICE: self.start_service,
+            mq.MQCMD_STOP_SERVICE: self.stop_service,
+            mq.MQCMD_INQUIRE_SERVICE_STATUS: self.inquire_service_status,
+            mq.MQCMD_REFRESH_SECURITY: self.refresh_security,
+            mq.MQCMD_REFRESH_CLUSTER: self._accepted,
+            mq.MQCMD_RESET_CLUSTER: self._accepted,
+            mq.MQCMD_SUSPEND_Q_MGR_CLUSTER: self.suspend_resume,
+            mq.MQCMD_RESUME_Q_MGR_CLUSTER: self.suspend_resume,
+            mq.MQCMD_INQUIRE_CLUSTER_Q_MGR: self.inquire_cluster_q_mgr,
+            mq.MQCMD_INQUIRE_PUBSUB_STATUS: self.inquire_pubsub_status,
+            mq.MQCMD_INQUIRE_Q_MGR_STATUS: self.inquire_qmgr_status,
+            mq.MQCMD_INQUIRE_CONNECTION: self.inquire_connection,
+            **self._guarded_deletes(),
+        }
+
+    def _guarded_deletes(self) -> dict[int, Callable[[Message, Parsed], list[Message]]]:
+        """Delete Channel, Listener and Service refuse what runs (K codes: formats/operations.md) and drop its status."""
+        inner = objects.handlers(self.engine)
+        guards = (
+            (mq.MQCMD_DELETE_CHANNEL, mq.MQCACH_CHANNEL_NAME, self.channels, mq.MQRCCF_CHANNEL_IN_USE),
+            (mq.MQCMD_DELETE_LISTENER, mq.MQCACH_LISTENER_NAME, self.listeners, mq.MQRCCF_LISTENER_STILL_ACTIVE),
+            (mq.MQCMD_DELETE_SERVICE, mq.MQCA_SERVICE_NAME, self.services, mq.MQRCCF_SERVICE_RUNNING),
+        )
+        out: dict[int, Callable[[Message, Parsed], list[Message]]] = {}
+        for code, pid, table, reason in guards:
+            out[code] = partial(self._delete, inner[code], pid, table, reason)
+        return out
+
+    def _delete(self, inner: Callable[[Message, Any], list[Message]], pid: int, table: dict[str, Any], reason: int, command: Message, p: Parsed) -> list[Message]:
+        name = self._name(p, pid)
+        current = table.get(name)
+        if current is not None and (not isinstance(current, ChannelStatus) or current.status in _ACTIVE):
+            raise Reject(reason)
+        answer = inner(command, p)
+        if current is not None and answer and answer[0].comp_code == mq.MQCC_OK:
+            self._keep(table, name)
+            del table[name]
+        return answer
+
+    # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _values(p: Parsed) -> dict[int, object]:
+        return p.values
+
+    def _name(self, p: Parsed, pid: int) -> str:
+        value = self._values(p)[pid]
+        assert isinstance(value, str)
+        return value
+
+    def _object(self, object_type: int, name: str, missing: int = mq.MQRC_UNKNOWN_OBJECT_NAME) -> NamedObject:
+        record = self.engine.objects.get(object_type, name)
+        if record is None:
+            raise Reject(missing)
+        return record
+
+    def _string(self, pid: int, value: str, length: int) -> String:
+        return String(pid, value.ljust(length) if length else value, self.engine.ccsid)
+
+    def _fields(self, command: Message, table: tuple[tuple[int, int], ...], values: Mapping[int, int | str | bytes], chosen: frozenset[int]) -> Message:
+        params: list[Parameter] = []
+        everything = _ALL in chosen
+        for index, (pid, length) in enumerate(table):
+            if index and not everything and pid not in chosen:
+                continue
+            value = values.get(pid)
+            if value is None:
+                continue
+            if isinstance(value, bytes):
+                params.append(ByteString(pid, value))
+            else:
+                params.append(self._string(pid, value, length) if isinstance(value, str) else Integer(pid, value))
+        return responses.ok_response(command, tuple(params))
+
+    def _accepted(self, command: Message, p: Parsed) -> list[Message]:
+        return responses.success(command)
+
+    @staticmethod
+    def _ignore(p: Parsed) -> bool:
+        return Operations._values(p).get(mq.MQIACF_IGNORE_STATE) == mq.MQIS_YES
+
+    def _keep(self, table: dict[str, _T], name: str) -> None:
+        """Records how to put ``table[name]`` back if the command's batch is undone."""
+        old = table.get(name)
+
+        def undo() -> None:
+            if old is None:
+                table.pop(name, None)
+            else:
+                table[name] = old
+
+        self.engine.record_undo(undo)
+
+    # ------------------------------------------------------------------ channels
+
+    def _channel(self, p: Parsed) -> tuple[str, NamedObject, int]:
+        name = self._name(p, mq.MQCACH_CHANNEL_NAME)
+        record = self._object(mq.MQOT_CHANNEL, name, mq.MQRCCF_CHANNEL_NOT_FOUND)
+        chltype = record.attrs.get(mq.MQIACH_CHANNEL_TYPE, 0)
+        assert isinstance(chltype, int)
+        return name, record, chltype
+
+    @staticmethod
+    def _text(record: NamedObject, pid: int) -> str:
+        value = record.attrs.get(pid, "")
+        return value if isinstance(value, str) else ""
+
+    @staticmethod
+    def _int(record: NamedObject, pid: int, default: int) -> int:
+        value = record.attrs.get(pid, default)
+        return value if isinstance(value, int) else default
+
+    def start_channel(self, command: Message, p: Parsed) -> list[Message]:
+        name, record, chltype = self._channel(p)
+        if chltype in _NO_START:
+            raise Reject(mq.MQRCCF_CHANNEL_TYPE_ERROR)
+        current = self.channels.get(name)
+        if current is not None and current.status in _ACTIVE:
+            raise Reject(mq.MQRCCF_CHANNEL_IN_USE)
+        self._keep(self.channels, name)
+        if chltype in _ENABLE_ONLY:
+            self.channels.pop(name, None)  # enabled: a stopped status is cleared, none is made
+            return responses.success(command)
+        conname = self._text(record, mq.MQCACH_CONNECTION_NAME).strip()
+        date, clock = self.engine.now()
+        if not conname and chltype == mq.MQCHT_SERVER:  # a server with no CONNAME waits for a requester (K: STARTING)
+            status = mq.MQCHS_STARTING
+        elif not conname or self.network is None:
+            status = mq.MQCHS_RETRYING
+        else:
+            status = mq.MQCHS_BINDING
+        self.channels[name] = ChannelStatus(name, chltype, conname, self._text(record, mq.MQCACH_XMIT_Q_NAME), status, date, clock)
+        if status == mq.MQCHS_BINDING and self.network is not None:
+            self.network.probe(name, conname)
+        return responses.success(command)
+
+    def reached(self, name: str, ok: bool, remote: str = "") -> bool:
+        """A probe's outcome (the shell calls it): RUNNING when the partner answered (``remote``: the queue manager it
+        names, shown as RQMNAME), else RETRYING.  False when the channel no longer waits for it (stopped meanwhile):
+        the shell stops probing."""
+        current = self.channels.get(name)
+        if current is None or current.status not in (mq.MQCHS_BINDING, mq.MQCHS_RETRYING, mq.MQCHS_RUNNING):
+            return False
+        current.status = mq.MQCHS_RUNNING if ok else mq.MQCHS_RETRYING
+        current.remote = remote if ok else ""
+        return True
+
+    def stop_channel(self, command: Message, p: Parsed) -> list[Message]:
+        name, _record, _chltype = self._channel(p)
+        values = self._values(p)
+        current = self.channels.get(name)
+        wanted = values.get(mq.MQIACH_CHANNEL_STATUS, mq.MQCHS_STOPPED)
+        if current is None:
+            raise Reject(mq.MQRCCF_CHANNEL_NOT_ACTIVE)
+        self._keep(self.channels, name)
+        if wanted == mq.MQCHS_INACTIVE:
+            del self.channels[name]
+        else:
+            self.channels[name] = replace(current, status=mq.MQCHS_STOPPED)
+        return responses.success(command)
+
+    def ping_channel(self, command: Message, p: Parsed) -> list[Message]:
+        _name, record, chltype = self._channel(p)
+        if chltype not in _SENDING:
+            raise Reject(mq.MQRCCF_CHANNEL_TYPE_ERROR)
+        current = self.channels.get(_name)
+        if current is not None and current.status == mq.MQCHS_RUNNING:
+            raise Reject(mq.MQRCCF_CHANNEL_IN_USE)
+        conname = self._text(record, mq.MQCACH_CONNECTION_NAME).strip()
+        if not conname or self.network is None or not self.network.reachable(conname):
+            raise Reject(mq.MQRCCF_HOST_NOT_AVAILABLE)
+        count = self._values(p).get(mq.MQIACH_DATA_COUNT, 64)
+        assert isinstance(count, int)
+        return responses.numbered([responses.ok_response(command, (Integer(mq.MQIACH_DATA_COUNT, count),))])
+
+    def reset_channel(self, command: Message, p: Parsed) -> list[Message]:
+        name, _record, chltype = self._channel(p)
+        if chltype in _NO_RESET:
+            raise Reject(mq.MQRCCF_CHANNEL_TYPE_ERROR)
+        current = self.channels.get(name)
+        if current is not None and current.status == mq.MQCHS_RUNNING:
+            raise Reject(mq.MQRCCF_CHANNEL_IN_USE)
+        return responses.success(command)
+
+    def resolve_channel(self, command: Message, p: Parsed) -> list[Message]:
+        _name, _record, chltype = self._channel(p)
+        if chltype not in _SENDING:
+            raise Reject(mq.MQRCCF_CHANNEL_TYPE_ERROR)
+        return responses.success(command)
+
+    def _channel_values(self, status: ChannelStatus) -> dict[int, int | str]:
+        running = status.status == mq.MQCHS_RUNNING
+        return {
+            mq.MQCACH_CHANNEL_NAME: status.name,
+            mq.MQIACH_CHANNEL_TYPE: status.chltype,
+            mq.MQCACH_CONNECTION_NAME: status.conname,
+            mq.MQIACH_CHANNEL_INSTANCE_TYPE: mq.MQOT_CURRENT_CHANNEL,
+            mq.MQCA_REMOTE_Q_MGR_NAME: status.remote,
+            mq.MQIACH_CHANNEL_STATUS: status.status,
+            mq.MQIACH_CHANNEL_SUBSTATE: mq.MQCHSSTATE_IN_MQGET if running else mq.MQCHSSTATE_OTHER,
+            mq.MQCACH_XMIT_Q_NAME: status.xmitq,
+            mq.MQIACH_BATCHES: 0,
+            mq.MQIACH_BUFFERS_RECEIVED: 0,
+            mq.MQIACH_BUFFERS_SENT: 0,
+            mq.MQIACH_BYTES_RECEIVED: 0,
+            mq.MQIACH_BYTES_SENT: 0,
+            mq.MQCACH_CHANNEL_START_DATE: status.date,
+            mq.MQCACH_CHANNEL_START_TIME: status.time,
+            mq.MQIACH_CURRENT_MSGS: 0,
+            mq.MQIACH_CURRENT_SEQ_NUMBER: 0,
+            mq.MQIACH_INDOUBT_STATUS: mq.MQCHIDS_NOT_INDOUBT,
+            mq.MQIACH_LONG_RETRIES_LEFT: 999999999,
+            mq.MQCACH_LAST_MSG_DATE: "",
+            mq.MQCACH_LAST_MSG_TIME: "",
+            mq.MQCACH_MCA_JOB_NAME: f"{os.getpid():016X}",
+            mq.MQIACH_MCA_STATUS: mq.MQMCAS_RUNNING if running else mq.MQMCAS_STOPPED,
+            mq.MQIACH_MSGS: 0,
+            mq.MQIACH_SHORT_RETRIES_LEFT: 10,
+            mq.MQIACH_STOP_REQUESTED: 0,
+        }
+
+    def inquire_channel_status(self, command: Message, p: Parsed) -> list[Message]:
+        values = self._values(p)
+        pattern = self._name(p, mq.MQCACH_CHANNEL_NAME)
+        if values.get(mq.MQIACH_CHANNEL_INSTANCE_TYPE, mq.MQOT_CURRENT_CHANNEL) == mq.MQOT_SAVED_CHANNEL:
+            raise Reject(mq.MQRCCF_CHL_STATUS_NOT_FOUND)
+        selectors = values.get(mq.MQIACH_CHANNEL_INSTANCE_ATTRS)
+        chosen = frozenset(selectors) if isinstance(selectors, tuple) else _CHSTATUS_ALWAYS
+        chosen = chosen | _CHSTATUS_ALWAYS
+        conname = values.get(mq.MQCACH_CONNECTION_NAME)
+        xmitq = values.get(mq.MQCACH_XMIT_Q_NAME)
+        out = []
+        for name in sorted(self.channels):
+            status = self.channels[name]
+            if not generic_match(pattern, name) or not self.engine.may_display(name, mq.MQOT_CHANNEL):
+                continue
+            if (conname and status.conname != conname) or (xmitq and status.xmitq != xmitq):
+                continue
+            out.append(self._fields(command, self._chstatus, self._channel_values(status), chosen))
+        if not out:
+            raise Reject(mq.MQRCCF_CHL_STATUS_NOT_FOUND)
+        return responses.numbered(out)
+
+    # ------------------------------------------------------------------ listeners
+
+    def listener_address(self, record: NamedObject) -> tuple[str, int, int]:
+        """Where a listener listens: IPADDR (blank: every address), PORT (0: 1414), BACKLOG (0: 100)."""
+        host = self._text(record, mq.MQCACH_IP_ADDRESS).strip()
+        port = record.attrs.get(mq.MQIACH_PORT, 0)
+        backlog = record.attrs.get(mq.MQIACH_BACKLOG, 0)
+        assert isinstance(port, int) and isinstance(backlog, int)
+        return host, port or DEFAULT_PORT, backlog or DEFAULT_BACKLOG
+
+    def start_listener(self, command: Message, p: Parsed) -> list[Message]:
+        name = self._name(p, mq.MQCACH_LISTENER_NAME)
+        record = self._object(mq.MQOT_LISTENER, name)
+        if name in self.listeners:
+            if self._ignore(p):
+                return responses.success(command)
+            raise Reject(mq.MQRCCF_LISTENER_RUNNING)
+        problem = self.run_listener(record)
+        if problem is not None:
+            raise Reject(mq.MQRCCF_LISTENER_NOT_STARTED)
+        return responses.success(command)
+
+    def run_listener(self, record: NamedObject) -> str | None:
+        """Starts a listener (a command, or the server starting its CONTROL(QMGR) ones): None, or why it did not."""
+        host, port, backlog = self.listener_address(record)
+        if self.network is not None:
+            problem = self.network.open_listener(record.name, host, port, backlog)
+            if problem is not None:
+                return problem
+        date, clock = self.engine.now()
+        self._keep(self.listeners, record.name)
+        self.listeners[record.name] = RunStatus(
+            record.name,
+            date,
+            clock,
+            os.getpid(),
+            {
+                mq.MQCACH_LISTENER_NAME: record.name,
+                mq.MQIACH_LISTENER_STATUS: mq.MQSVC_STATUS_RUNNING,
+                mq.MQIACF_PROCESS_ID: os.getpid(),
+                mq.MQCACH_LISTENER_START_DATE: date,
+                mq.MQCACH_LISTENER_START_TIME: clock,
+                mq.MQCACH_LISTENER_DESC: self._text(record, mq.MQCACH_LISTENER_DESC),
+                mq.MQIACH_XMIT_PROTOCOL_TYPE: self._int(record, mq.MQIACH_XMIT_PROTOCOL_TYPE, mq.MQXPT_TCP),
+                mq.MQIACH_LISTENER_CONTROL: self._int(record, mq.MQIACH_LISTENER_CONTROL, mq.MQSVC_CONTROL_MANUAL),
+                mq.MQCACH_IP_ADDRESS: host or "*",
+                mq.MQIACH_PORT: port,
+                mq.MQIACH_BACKLOG: backlog,
+            },
+        )
+        return None
+
+    def stop_listener(self, command: Message, p: Parsed) -> list[Message]:
+        name = self._name(p, mq.MQCACH_LISTENER_NAME)
+        self._object(mq.MQOT_LISTENER, name)
+        if name not in self.listeners:
+            if self._ignore(p):
+                return responses.success(command)
+            raise Reject(mq.MQRCCF_LISTENER_STOPPED)
+        self._keep(self.listeners, name)
+        del self.listeners[name]
+        if self.network is not None:
+            self.network.close_listener(name)
+        return responses.success(command)
+
+    def qmgr_listeners(self) -> list[NamedObject]:
+        """The listeners that start with the queue manager: CONTROL(QMGR) and CONTROL(STARTONLY)."""
+        table = self.engine.objects.by_type[mq.MQOT_LISTENER]
+        starting = (mq.MQSVC_CONTROL_Q_MGR, mq.MQSVC_CONTROL_Q_MGR_START)
+        return [table[n] for n in sorted(table) if table[n].attrs.get(mq.MQIACH_LISTENER_CONTROL) in starting]
+
+    def _statuses(self, command: Message, p: Parsed, pid: int, table: dict[str, RunStatus], rows: tuple[tuple[int, int], ...], selectors: int, object_type: int, missing: int) -> list[Message]:
+        values = self._values(p)
+        pattern = self._name(p, pid)
+        chosen = values.get(selectors, (_ALL,))
+        assert isinstance(chosen, tuple)
+        out = [
+            self._fields(command, rows, table[n].values, frozenset(chosen))
+            for n in sorted(table)
+            if generic_match(pattern, n) and self.engine.may_display(n, object_type)
+        ]
+        if not out:
+            raise Reject(missing)
+        return responses.numbered(out)
+
+    def inquire_listener_status(self, command: Message, p: Parsed) -> list[Message]:
+        return self._statuses(
+            command, p, mq.MQCACH_LISTENER_NAME, self.listeners, self._lsstatus, mq.MQIACF_LISTENER_STATUS_ATTRS,
+            mq.MQOT_LISTENER, mq.MQRCCF_LSTR_STATUS_NOT_FOUND,
+        )
+
+    # ------------------------------------------------------------------ services
+
+    def start_service(self, command: Message, p: Parsed) -> list[Message]:
+        name = self._name(p, mq.MQCA_SERVICE_NAME)
+        record = self._object(mq.MQOT_SERVICE, name)
+        start = self._text(record, mq.MQCA_SERVICE_START_COMMAND).strip()
+        if not start:
+            raise Reject(mq.MQRCCF_NO_START_CMD)
+        if name in self.services:
+            if self._ignore(p):
+                return responses.success(command)
+            raise Reject(mq.MQRCCF_SERVICE_RUNNING)
+        server = record.attrs.get(mq.MQIA_SERVICE_TYPE) == mq.MQSVC_TYPE_SERVER
+        args = self._fill(self._text(record, mq.MQCA_SERVICE_START_ARGS))
+        self._prune()
+        outcome: int | str = "no server shell runs programs"
+        if self.network is not None:
+            outputs = (self._fill(self._text(record, mq.MQCA_STDOUT_DESTINATION)), self._fill(self._text(record, mq.MQCA_STDERR_DESTINATION)))
+            outcome = self.network.start_service(name, self._fill(start), args, server, *outputs)
+        if isinstance(outcome, int) and server:
+            date, clock = self.engine.now()
+            self._keep(self.services, name)
+            self.services[name] = RunStatus(name, date, clock, outcome, self._service_values(record, date, clock, outcome))
+        # IBM answers a start it could not carry out as accepted: the failure goes to the error log (formats/operations.md).
+        return responses.success(command)
+
+    def _fill(self, text: str) -> str:
+        """A service command's inserts (q085740_): +QMNAME+ is the queue manager's name, +MQ_SERVER_PID+ this server's."""
+        return text.replace("+QMNAME+", self.engine.qmgr_name).replace("+MQ_SERVER_PID+", str(os.getpid()))
+
+    def _service_values(self, record: NamedObject, date: str, clock: str, pid: int) -> dict[int, int | str]:
+        out: dict[int, int | str] = {
+            mq.MQCA_SERVICE_NAME: record.name,
+            mq.MQIACF_SERVICE_STATUS: mq.MQSVC_STATUS_RUNNING,
+            mq.MQIACF_PROCESS_ID: pid,
+            mq.MQCACF_SERVICE_START_DATE: date,
+            mq.MQCACF_SERVICE_START_TIME: clock,
+        }
+        for pid_ in (
+            mq.MQCA_SERVICE_DESC, mq.MQIA_SERVICE_CONTROL, mq.MQIA_SERVICE_TYPE, mq.MQCA_SERVICE_START_COMMAND,
+            mq.MQCA_SERVICE_START_ARGS, mq.MQCA_SERVICE_STOP_COMMAND, mq.MQCA_SERVICE_STOP_ARGS,
+            mq.MQCA_STDOUT_DESTINATION, mq.MQCA_STDERR_DESTINATION,
+        ):
+            value = record.attrs.get(pid_)
+            if isinstance(value, (int, str)):
+                out[pid_] = value
+        return out
+
+    def stop_service(self, command: Message, p: Parsed) -> list[Message]:
+        name = self._name(p, mq.MQCA_SERVICE_NAME)
+        record = self._object(mq.MQOT_SERVICE, name)
+        stop = self._text(record, mq.MQCA_SERVICE_STOP_COMMAND).strip()
+        if not stop:
+            raise Reject(mq.MQRCCF_NO_STOP_CMD)
+        if name not in self.services:
+            if self._ignore(p):
+                return responses.success(command)
+            raise Reject(mq.MQRCCF_SERVICE_STOPPED)
+        self._keep(self.services, name)
+        del self.services[name]
+        if self.network is not None:
+            self.network.stop_service(name, self._fill(stop), self._fill(self._text(record, mq.MQCA_SERVICE_STOP_ARGS)))
+        return responses.success(command)
+
+    def _prune(self) -> None:
+        """Forgets SERVER services whose program has ended (IBM's status goes when the process goes)."""
+        if self.network is None:
+            return
+        for name in [n for n in self.services if not self.network.service_running(n)]:
+            self._keep(self.services, name)
+            del self.services[name]
+
+    def inquire_service_status(self, command: Message, p: Parsed) -> list[Message]:
+        self._prune()
+        return self._statuses(
+            command, p, mq.MQCA_SERVICE_NAME, self.services, self._svstatus, mq.MQIACF_SERVICE_STATUS_ATTRS,
+            mq.MQOT_SERVICE, mq.MQRCCF_SERV_STATUS_NOT_FOUND,
+        )
+
+    # ------------------------------------------------------------------ security, clusters, pub/sub
+
+    def refresh_security(self, command: Message, p: Parsed) -> list[Message]:
+        if self._values(p).get(mq.MQIACF_SECURITY_TYPE) == mq.MQSECTYPE_CLASSES:  # z/OS only
+            raise Reject(mq.MQRCCF_PARM_VALUE_ERROR, mq.MQIACF_SECURITY_TYPE)
+        return responses.success(command)
+
+    def suspend_resume(self, command: Message, p: Parsed) -> list[Message]:
+        values = self._values(p)
+        cluster = values.get(mq.MQCA_CLUSTER_NAME)
+        namelist = values.get(mq.MQCA_CLUSTER_NAMELIST)
+        if not cluster and not namelist:
+            raise Reject(mq.MQRCCF_PARM_MISSING, mq.MQCA_CLUSTER_NAME)
+        if cluster and namelist:
+            raise Reject(mq.MQRCCF_CLUSTER_NAME_CONFLICT)
+        if namelist:
+            assert isinstance(namelist, str)
+            self._object(mq.MQOT_NAMELIST, namelist)
+        return responses.success(command)
+
+    def inquire_cluster_q_mgr(self, command: Message, p: Parsed) -> list[Message]:
+        raise Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+
+    def inquire_pubsub_status(self, command: Message, p: Parsed) -> list[Message]:
+        values = self._values(p)
+        wanted = values.get(mq.MQIACF_PS_STATUS_TYPE, mq.MQPSST_ALL)
+        if wanted not in (mq.MQPSST_ALL, mq.MQPSST_LOCAL):
+            raise Reject(mq.MQRCCF_NONE_FOUND)
+        chosen = values.get(mq.MQIACF_PUBSUB_STATUS_ATTRS, (_ALL,))
+        assert isinstance(chosen, tuple)
+        line: dict[int, int | str] = {
+            mq.MQCA_Q_MGR_NAME: self.engine.qmgr_name,
+            mq.MQIACF_PS_STATUS_TYPE: mq.MQPSST_LOCAL,
+            mq.MQIACF_PUBSUB_STATUS: mq.MQPS_STATUS_ACTIVE,
+            mq.MQIA_SUB_COUNT: len(self.engine.objects.by_type.get(-1, {})),
+            mq.MQIA_TOPIC_NODE_COUNT: len(self.engine.objects.by_type.get(mq.MQOT_TOPIC, {})),
+        }
+        return responses.numbered([self._fields(command, self._pubsub, line, frozenset(chosen) | {mq.MQIACF_PS_STATUS_TYPE, mq.MQIACF_PUBSUB_STATUS})])
+
+    def inquire_qmgr_status(self, command: Message, p: Parsed) -> list[Message]:
+        chosen = self._values(p).get(mq.MQIACF_Q_MGR_STATUS_ATTRS, (_ALL,))
+        assert isinstance(chosen, tuple)
+        sessions = getattr(getattr(self.engine, "messaging", None), "sessions", {})
+        line: dict[int, int | str] = {
+            mq.MQCA_Q_MGR_NAME: self.engine.qmgr_name,
+            mq.MQIACF_Q_MGR_STATUS: mq.MQQMSTA_RUNNING,
+            mq.MQIACF_CHINIT_STATUS: mq.MQSVC_STATUS_RUNNING,
+            mq.MQIACF_CMD_SERVER_STATUS: mq.MQSVC_STATUS_RUNNING,
+            mq.MQIACF_CONNECTION_COUNT: len(sessions),
+            mq.MQCACF_Q_MGR_START_DATE: self.started[0],
+            mq.MQCACF_Q_MGR_START_TIME: self.started[1],
+        }
+        return responses.numbered([self._fields(command, self._qmstatus, line, frozenset(chosen))])
+
+    def connection_id(self, ident: int) -> bytes:
+        """A session's 24-byte connection identifier: AMQC, the queue manager's name (12 bytes), the session number."""
+        return b"AMQC" + self.engine.qmgr_name.encode("latin-1")[:12].ljust(12, b" ") + ident.to_bytes(8, "big")
+
+    def inquire_connection(self, command: Message, p: Parsed) -> list[Message]:
+        values = self._values(p)
+        wanted = values.get(mq.MQBACF_CONNECTION_ID) or values.get(mq.MQBACF_GENERIC_CONNECTION_ID) or b""
+        assert isinstance(wanted, bytes)
+        chosen = values.get(mq.MQIACF_CONNECTION_ATTRS, (_ALL,))
+        assert isinstance(chosen, tuple)
+        sessions = getattr(getattr(self.engine, "messaging", None), "sessions", {})
+        out = []
+        for ident in sorted(sessions):
+            session = sessions[ident]
+            identifier = self.connection_id(ident)
+            if wanted and not identifier.startswith(wanted):
+                continue
+            line: dict[int, int | str | bytes] = {
+                mq.MQBACF_CONNECTION_ID: identifier,
+                mq.MQIACF_CONN_INFO_TYPE: mq.MQIACF_CONN_INFO_CONN,
+                mq.MQCACF_APPL_TAG: str(getattr(session, "appl_name", "")),
+                mq.MQIA_APPL_TYPE: mq.MQAT_USER,
+                mq.MQCACH_CHANNEL_NAME: "",
+                mq.MQCACH_CONNECTION_NAME: "",
+                mq.MQCACF_USER_IDENTIFIER: str(getattr(session, "user", "")),
+            }
+            out.append(self._fields(command, self._conn, line, frozenset(chosen) | {mq.MQIACF_CONN_INFO_TYPE}))
+        if not out:
+            raise Reject(mq.MQRCCF_NONE_FOUND)
+        return responses.numbered(out)
