@@ -146,6 +146,7 @@ class Param:
     selectors: frozenset[int] | None
     attribute: Attribute | None
     applies_reason: int = 0  # given for a subtype that does not take it (0: the structure's PARM_ID_ERROR)
+    name_reason: int = 0  # a name (name_rule) with characters the rule refuses (0: MQRCCF_OBJECT_NAME_ERROR)
 
     def value_ok(self, value: int) -> bool:
         return in_domain(value, self.values, self.has_range, self.low, self.high)
@@ -386,7 +387,16 @@ def _command_param(row: dict[str, str], tables: tuple[dict[int, Attribute], ...]
         name_rule=row["name_rule"],
         selectors=selector_set,
         attribute=None,
+        name_reason=_name_reason(row, base),
     )
+
+
+def _name_reason(row: dict[str, str], base: Attribute | None) -> int:
+    """A name parameter's reason for characters its rule refuses: the value_reason its attribute table gives it
+    (a channel name's MQRCCF_CHANNEL_NAME_ERROR 4044), else 0 (MQRCCF_OBJECT_NAME_ERROR)."""
+    if not row["name_rule"] or base is None or base.value_reason == mq.MQRCCF_PARM_VALUE_ERROR:
+        return 0
+    return base.value_reason
 
 
 @cache

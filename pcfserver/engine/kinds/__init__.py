@@ -17,3 +17,13 @@ from pcfserver.engine.store import ObjValue
 Rule = Callable[[EngineView, str, dict[int, ObjValue], NamedObject | None], None]
 
 RULES: dict[str, Rule] = {}
+
+
+def _register() -> None:
+    """Each kind's module (imported here, after Rule, so the modules may import this package)."""
+    from pcfserver.engine.kinds import authinfo, channel, comminfo
+
+    RULES.update({"channel": channel.check, "authinfo": authinfo.check, "comminfo": comminfo.check})
+
+
+_register()
