@@ -43,6 +43,7 @@ class Kind:
     exists_reason: int  # Create/Copy onto an existing name without Replace
     unknown_reason: int  # Change/Copy/Delete/Inquire of a name that is not there
     attribute_reason: int  # an attribute given for a subtype that does not take it; 0 = the structure's PARM_ID_ERROR
+    names_excludes: frozenset[int] = frozenset()  # subtypes Inquire Names leaves out unless asked for by name (CLNTCONN)
 
     @property
     def noun(self) -> str:
@@ -95,6 +96,7 @@ def kinds() -> tuple[Kind, ...]:
             exists_reason=value_of(row.get("exists_reason") or "MQRCCF_OBJECT_ALREADY_EXISTS"),
             unknown_reason=value_of(row.get("unknown_reason") or "MQRC_UNKNOWN_OBJECT_NAME"),
             attribute_reason=_param(row.get("attribute_reason", "")),
+            names_excludes=frozenset(value_of(w) for w in (row.get("names_excludes") or "").split()),
         )
         for row in read_table("kinds.tsv")
     )

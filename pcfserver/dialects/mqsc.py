@@ -60,6 +60,8 @@ from pcfserver.dialects.tables import (
     AttrValue,
     CommandRow,
     Vocabulary,
+    alternates,
+    attributes_of,
     failure_key,
     line,
     message,
@@ -397,13 +399,36 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
     head.extend(required.values())
     if qtype is not None:
         head.append(Integer(mq.MQIA_Q_TYPE, qtype))
+    params = _for_subtype(command, [*head, *params], params)
     listed = _SELECTOR_LISTS.get(command)
     if listed is not None:
-        parameter, _table, default = listed
+        parameter, table, default = listed
         chosen = tuple(selectors) or default
+        shared = alternates(table, DIALECT) if table in OBJECT_TABLES else {}
+        chosen = (*chosen, *(p for s in chosen for p in shared.get(s, {}).values() if p not in chosen))
         if chosen:
             head.append(IntegerList(parameter, chosen))
     return Message(command, (*head, *params, *filters), type=mq.MQCFT_COMMAND, version=3 if filters else 1)
+
+
+def _for_subtype(command: int, given: Sequence[Parameter], params: list[Parameter]) -> list[Parameter]:
+    """Attributes whose keyword stands for another parameter on the command's subtype (SSLCIPH on CHLTYPE(MQTT)
+    is SSLCipherSuite), given as that parameter."""
+    table = table_of_command(command)
+    subtype_pid = _SUBTYPES.get(table)
+    shared = alternates(table, DIALECT) if subtype_pid else {}
+    subtype = next((p.value for p in given if p.parameter == subtype_pid and isinstance(p, Integer)), None)
+    if subtype is None or not shared:
+        return params
+    out: list[Parameter] = []
+    for p in params:
+        other = shared.get(p.parameter, {}).get(subtype)
+        if other is not None and isinstance(p, String):
+            p = String(other, p.value)
+        elif other is not None and isinstance(p, Integer):
+            p = Integer(other, p.value)
+        out.append(p)
+    return out
 
 
 def parse_command(text: str) -> list[Message]:
@@ -638,7 +663,7 @@ def display_entries(response: Message, table: str) -> list[str]:
             rest.append((item.parameter, entry))
     first.sort(key=lambda entry: not entry.startswith(("QUEUE(", "QMNAME(")))
     if table in ORDERED_TABLES:
-        order = {a.parameter: i for i, a in enumerate(_vocab().table(table).values())}
+        order = {a.parameter: i for i, a in enumerate(attributes_of(table))}  # every row (SSLCIPH's two)
         return first + [entry for _, entry in sorted(rest, key=lambda pair: order.get(pair[0], len(order)))]
     return first + sorted(entry for _, entry in rest)
 

@@ -287,17 +287,23 @@ def delete(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[
 # ---------------------------------------------------------------------------------- inquiries
 
 
-def _matching(engine: EngineView, kind: Kind, p: Parsed) -> list[NamedObject]:
-    """The objects a (generic) name and subtype select that the identity may display, in name order."""
+def _matching(engine: EngineView, kind: Kind, p: Parsed, names: bool = False) -> list[NamedObject]:
+    """The objects a (generic) name and subtype select that the identity may display, in name order.
+
+    Inquire Names (``names``) asked for every sort leaves out the kind's ``names_excludes`` (CLNTCONN channels)."""
     pattern = _name(p, kind.name)
     wanted = _given_subtype(kind, p)
+    every = not wanted or wanted == kind.subtype_all
+    excluded = kind.names_excludes if names and every else frozenset()
     objects = engine.objects.by_type[kind.object_type]
     out = []
     for name in sorted(objects):
         if not generic_match(pattern, name):
             continue
         record = objects[name]
-        if wanted and wanted != kind.subtype_all and _subtype_of(kind, record) != wanted:
+        if not every and _subtype_of(kind, record) != wanted:
+            continue
+        if excluded and _subtype_of(kind, record) in excluded:
             continue
         if engine.may_display(name, kind.object_type):
             out.append(record)
@@ -365,6 +371,6 @@ def inquire(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list
 
 def inquire_names(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Message]:
     width = _name_length(kind)
-    names = [r.name for r in _matching(engine, kind, p)]
+    names = [r.name for r in _matching(engine, kind, p, names=True)]
     params = (StringList(kind.names, tuple(n.ljust(width) for n in names), engine.ccsid),)
     return responses.numbered([responses.ok_response(command, params)])
