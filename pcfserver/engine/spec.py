@@ -399,6 +399,19 @@ def _name_reason(row: dict[str, str], base: Attribute | None) -> int:
     return base.value_reason
 
 
+def _allow_every_sort(code: int, params: dict[int, Param]) -> None:
+    """An inquiry's subtype filter also takes the kind's subtype_all (MQCHT_ALL, MQXPT_ALL, MQAIT_ALL), which is no
+    value of the attribute itself: Inquire Channel Names q087520_, DISPLAY LISTENER TRPTYPE(ALL) q086170_, DISPLAY
+    AUTHINFO AUTHTYPE(ALL) q085990_."""
+    found = kinds.by_command().get(code)
+    if found is None or not found[1].startswith("INQUIRE"):
+        return
+    kind = found[0]
+    param = params.get(kind.subtype) if kind.subtype and kind.subtype_all is not None else None
+    if param is not None and param.values is not None and kind.subtype_all is not None:
+        params[kind.subtype] = replace(param, values=param.values | {kind.subtype_all})
+
+
 @cache
 def spec() -> Spec:
     """The engine's tables, loaded once per process."""
@@ -447,6 +460,7 @@ def spec() -> Spec:
                 continue
             param = _command_param(row, (own, queue_attrs, qmgr_attrs), selectors)
             params[param.pid] = param
+        _allow_every_sort(code, params)
         required = tuple(sorted((p for p in params.values() if p.required), key=lambda p: p.position))
         if [p.position for p in required] != list(range(1, len(required) + 1)):
             raise ValueError(f"commands.tsv: {name} required positions are not 1..n")
