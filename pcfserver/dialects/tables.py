@@ -352,6 +352,7 @@ class ClParameter:
     command: str
     position: int
     keyword: str
+    parameter: int | None = None  # the PCF parameter when the command spells the keyword its own way (CHGMQMAUTI CLASSUSER)
 
 
 @cache
@@ -359,5 +360,6 @@ def ibmi_parameters() -> dict[str, tuple[ClParameter, ...]]:
     """IBM i parameters per command, in position order."""
     out: dict[str, list[ClParameter]] = {}
     for row in read_table("ibmi-parameters.tsv"):
-        out.setdefault(row["command"], []).append(ClParameter(row["command"], int(row["position"]), row["keyword"]))
+        own = row.get("parameter") or ""
+        out.setdefault(row["command"], []).append(ClParameter(row["command"], int(row["position"]), row["keyword"], value_of(own) if own else None))
     return {c: tuple(sorted(ps, key=lambda p: p.position)) for c, ps in out.items()}
