@@ -365,12 +365,12 @@ def _source(found: Target) -> dict[str, Attr]:
 
 
 def _list_value(command: ClCommand, keyword: str, attr: Attr) -> Parameter | None:
-    """A list attribute (a channel's MSGEXIT, COMPHDR): ``KEYWORD(a b c)``; *SAME leaves it, *NONE empties it."""
+    """A list attribute (a channel's MSGEXIT, COMPHDR): ``KEYWORD(a b c)``; *SAME leaves it, *NONE empties a string list."""
     tokens = command.values[keyword]
     if len(tokens) == 1 and _leaves_alone(command, tokens[0]):
         return None
-    if len(tokens) == 1 and not tokens[0].quoted and tokens[0].text in ("*NONE", "*BLANK"):
-        tokens = ()
+    if attr.struct == "MQCFSL" and len(tokens) == 1 and not tokens[0].quoted and tokens[0].text in ("*NONE", "*BLANK"):
+        tokens = ()  # no exits (COMPHDR(*NONE) is a value: MQCOMPRESS_NONE)
     if attr.struct == "MQCFSL":
         return StringList(attr.parameter, tuple(t.text for t in tokens))
     numbers: list[int] = []
@@ -562,9 +562,13 @@ def _cl_list(parameter: int, values: Sequence[AttrValue]) -> str:
     return " ".join(_cl_value(parameter, v) for v in values) if values else "*NONE"
 
 
+_CL_VERBS = {"CREATE": "CRTMQM", "CHANGE": "CHGMQM"}
+
+
 def render_parts(message: Message) -> tuple[list[str], list[str]]:
-    """The CL words of a Create Queue, a Change Queue Manager or a kind's Create (CRTMQMCHL ...), and comments for what
-    CL cannot say.  ValueError when CL has no form for the command (COMMINFO, an AMQP or MQTT channel)."""
+    """The CL words of a Create Queue, a Change Queue Manager or a kind's Create or Change (CRTMQMCHL, CHGMQMAUTI ...),
+    and comments for what CL cannot say.  ValueError when CL has no form for the command (COMMINFO, an AMQP or MQTT
+    channel)."""
     vocab = vocabulary(DIALECT)
     subtype = 0
     sole: int | None = None
@@ -574,7 +578,8 @@ def render_parts(message: Message) -> tuple[list[str], list[str]]:
         table, parts = vocab.qmgr, ["CHGMQM", "MQMNAME(*DFT)"]
     else:
         found = kinds.by_command().get(message.command)
-        cl = f"CRTMQM{found[0].ibmi}" if found is not None and found[1] == "CREATE" and found[0].ibmi else ""
+        prefix = _CL_VERBS.get(found[1], "") if found is not None else ""
+        cl = f"{prefix}{found[0].ibmi}" if found is not None and prefix and found[0].ibmi else ""
         if found is None or cl not in vocab.commands:
             raise ValueError(f"no CL form for {names.command_name(message.command)}")
         kind = found[0]
@@ -587,6 +592,11 @@ def render_parts(message: Message) -> tuple[list[str], list[str]]:
     by_parameter: dict[int, str] = {}
     for word, attr in table.items():
         by_parameter.setdefault(attr.parameter, word)
+    if subtype or parts[0] not in ("CRTMQMQ", "CHGMQM"):  # a kind's command: only its own keywords, in its spelling
+        own = ibmi_parameters().get(parts[0], ())
+        allowed = {p.keyword for p in own}
+        by_parameter = {pid: word for pid, word in by_parameter.items() if word in allowed}
+        by_parameter.update({p.parameter: p.keyword for p in own if p.parameter is not None})
     if message.command == mq.MQCMD_CREATE_Q:
         by_parameter.update({mq.MQCA_Q_NAME: "QNAME", mq.MQIA_Q_TYPE: "QTYPE", mq.MQIACF_REPLACE: "REPLACE"})
     comments: list[str] = []
