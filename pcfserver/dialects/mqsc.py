@@ -503,6 +503,14 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
         parts.append(f"LIKE({quote(source.rstrip(), always=quote_all)})")
         consumed.add(copy[1])
     listed = _SELECTOR_LISTS.get(message.command)
+    by_parameter: dict[int, str] = {}
+    for word, known in options.attributes.items():
+        by_parameter.setdefault(known.parameter, word)
+    table = table_of_command(message.command)
+    for base, others in (alternates(table, DIALECT) if table in OBJECT_TABLES else {}).items():
+        for other in others.values():  # SSLCipherSuite is written SSLCIPH, as SSLCipherSpec
+            if base in by_parameter:
+                by_parameter.setdefault(other, by_parameter[base])
     for item in message.parameters:
         parameter = item.parameter
         if parameter in consumed and not isinstance(item, (IntegerFilter, StringFilter)):
@@ -514,13 +522,13 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
             parts.append(_where_text(item, quote_all, table_of_command(message.command)))
             continue
         if isinstance(item, StringList):
-            keyword = next((k for k, a in options.attributes.items() if a.parameter == parameter), None)
+            keyword = by_parameter.get(parameter)
             if keyword is None:
                 raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
             parts.append(f"{keyword}({','.join(quote(v.rstrip(), always=quote_all) for v in item.values)})")
             continue
         if isinstance(item, IntegerList) and (listed is None or parameter != listed[0]):
-            keyword = next((k for k, a in options.attributes.items() if a.parameter == parameter), None)
+            keyword = by_parameter.get(parameter)
             if keyword is None:
                 raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
             parts.append(f"{keyword}({','.join(_value_text(parameter, v, quote_all) for v in item.values)})")
@@ -531,7 +539,7 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
         if isinstance(item, Integer) and words is not None and words.to_word.get(item.value) in words.flags:
             parts.append(words.to_word[item.value])
             continue
-        keyword = keyed.get(parameter) or next((k for k, a in options.attributes.items() if a.parameter == parameter), None)
+        keyword = keyed.get(parameter) or by_parameter.get(parameter)
         if keyword is None:
             raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
         parts.append(f"{keyword}({_value_text(parameter, item.value, quote_all)})")
