@@ -27,7 +27,7 @@ from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, 
 from pcfserver.engine import responses
 from pcfserver.engine.context import EngineView
 from pcfserver.engine.filters import OBJECT_NAME, compare, generic_match
-from pcfserver.engine.kinds import RULES
+from pcfserver.engine.kinds import RULES, check_table_rules
 from pcfserver.engine.registry import NamedObject, Objects
 from pcfserver.engine.responses import Reject
 from pcfserver.engine.spec import Attribute, ObjectSpec, spec
@@ -241,6 +241,7 @@ def _define(engine: EngineView, kind: Kind, command: Message, p: Parsed, name: s
 
 
 def _check(engine: EngineView, kind: Kind, name: str, attrs: dict[int, ObjValue], old: NamedObject | None) -> None:
+    check_table_rules(kind.key, kind.subtype, name, attrs)
     rules = RULES.get(kind.key)
     if rules is not None:
         rules(engine, name, attrs, old)

@@ -1,11 +1,8 @@
-"""An authentication information object's rules of its own (/work/notes/misc-rules.md A3-A5, A10; IBM's DEFINE
-AUTHINFO page q085490_, one syntax diagram per AUTHTYPE).  The table (formats/authinfo-attributes.tsv) gives the value
-sets, lengths and which AUTHTYPE takes an attribute; the type itself cannot change (kinds.tsv subtype_reason).
+"""An authentication information object's rule of its own (/work/notes/misc-rules.md A5; IBM's DEFINE AUTHINFO page
+q085490_).  The table (formats/authinfo-attributes.tsv) gives the value sets, lengths and which AUTHTYPE takes an
+attribute; formats/kind-rules.tsv the CONNAME, SHORTUSR and OCSPURL each type needs; the type itself cannot change
+(kinds.tsv subtype_reason).
 
-* CRLLDAP and IDPWLDAP name their LDAP server (CONNAME, shown without a default in both diagrams) and IDPWLDAP the
-  field holding a short user name (SHORTUSR, likewise); OCSP its responder (OCSPURL): missing, MQRCCF_PARM_MISSING 3228
-  with the parameter (K: IBM's reason for these was not read; 3228 is its reason for a required parameter not given).
-  IBM's own SYSTEM.DEFAULT.AUTHINFO.* objects hold blanks there and may still be altered (chosen, as for channels).
 * CONNAME: a host name or address with an optional (port); IDPWLDAP takes a comma-separated list of them
   ("CONNAME('ldap1(389),ldap2(389)')", IBM "Connection authentication: User repositories"); CRLLDAP one.  Anything
   else (a leading blank, unbalanced parentheses, a port that is not a number): MQRCCF_CONN_NAME_ERROR 4062 (K).
@@ -21,13 +18,6 @@ from pcfserver.engine.registry import NamedObject
 from pcfserver.engine.responses import Reject
 from pcfserver.engine.store import ObjValue
 
-# Each AUTHTYPE's parameters that must not be blank.
-REQUIRED = {
-    mq.MQAIT_CRL_LDAP: (mq.MQCA_AUTH_INFO_CONN_NAME,),
-    mq.MQAIT_IDPW_LDAP: (mq.MQCA_AUTH_INFO_CONN_NAME, mq.MQCA_LDAP_SHORT_USER_FIELD),
-    mq.MQAIT_OCSP: (mq.MQCA_AUTH_INFO_OCSP_URL,),
-}
-SYSTEM_PREFIX = "SYSTEM."
 # One server: host name, IPv4 or IPv6 address (no blanks, commas or parentheses), then an optional (port).
 _ADDRESS = re.compile(r"[^\s(),]+(\([0-9]{1,5}\))?\Z")
 
@@ -48,10 +38,6 @@ def conname_ok(text: str, many: bool) -> bool:
 
 def check(engine: EngineView, name: str, attrs: dict[int, ObjValue], old: NamedObject | None) -> None:
     authtype = attrs.get(mq.MQIA_AUTH_INFO_TYPE, 0)
-    if not name.startswith(SYSTEM_PREFIX):
-        for pid in REQUIRED.get(authtype if isinstance(authtype, int) else 0, ()):
-            if not _text(attrs, pid).strip():
-                raise Reject(mq.MQRCCF_PARM_MISSING, pid)
     if authtype in (mq.MQAIT_CRL_LDAP, mq.MQAIT_IDPW_LDAP):
         if not conname_ok(_text(attrs, mq.MQCA_AUTH_INFO_CONN_NAME), many=authtype == mq.MQAIT_IDPW_LDAP):
             raise Reject(mq.MQRCCF_CONN_NAME_ERROR, mq.MQCA_AUTH_INFO_CONN_NAME)
