@@ -188,3 +188,19 @@ def test_mqsc_renders_a_kind_change_that_reads_back() -> None:
     assert mqsc.parse_command(text) == [change]
     inquiry = mqsc.parse_command("DISPLAY CHANNEL(M*) CHLTYPE(MQTT) SSLCIPH")[0]
     assert inquiry.get(mq.MQIACF_CHANNEL_ATTRS) == IntegerList(mq.MQIACF_CHANNEL_ATTRS, (mq.MQCACH_SSL_CIPHER_SPEC, mq.MQCACH_SSL_CIPHER_SUITE))
+
+
+def test_a_generic_display_shows_names_and_types_a_specific_one_everything() -> None:
+    engine = open_engine(None)
+    assert mqsc_lines(engine, "DISPLAY CHANNEL(SYSTEM.DEF.S*)") == [
+        line
+        for name, sort in (("SYSTEM.DEF.SENDER", "SDR"), ("SYSTEM.DEF.SERVER", "SVR"), ("SYSTEM.DEF.SVRCONN", "SVRCONN"))
+        for line in ("AMQ8414I: Display Channel details.", f"   {f'CHANNEL({name})':<40}CHLTYPE({sort})")
+    ]
+    assert mqsc_lines(engine, "DISPLAY AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS*)")[1:] == ["   AUTHINFO(SYSTEM.DEFAULT.AUTHINFO.IDPWOS)", f"{'':<43}AUTHTYPE(IDPWOS)"]
+    specific = mqsc_lines(engine, "DISPLAY CHANNEL(SYSTEM.DEF.SENDER)")
+    assert len(specific) > 20 and any("XMITQ( )" in line for line in specific)
+    assert len(mqsc_lines(engine, "DISPLAY CHANNEL(SYSTEM.DEF.SEN*) ALL")) == len(specific)
+    for text in ("DISPLAY CHANNEL(SYSTEM.*)", "DISPLAY CHANNEL(SYSTEM.DEF.SENDER)", "DISPLAY CHANNEL(S*) XMITQ", "DISPLAY AUTHINFO(*)"):
+        [command] = mqsc.parse_command(text)
+        assert mqsc.parse_command(render_command(command)) == [command], text

@@ -133,6 +133,7 @@ class Options:
     attributes: dict[str, Attr]  # settable attributes by keyword
     selectors: dict[str, Attr] | None  # displayable attributes by keyword (DISPLAY commands)
     where: bool
+    brief: bool = False  # a generic name with no attribute named shows the name (and sort) only (BRIEF option)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,9 +179,12 @@ def options_of(command: str) -> Options:
     attributes: dict[str, Attr] = {}
     selectors: dict[str, Attr] | None = None
     where = False
+    brief = False
     for option in row.options:
         if option == "WHERE":
             where = True
+        elif option == "BRIEF":
+            brief = True
         elif option in _ATTRIBUTE_OPTIONS:
             table = _ATTRIBUTE_OPTIONS[option]
             attributes.update({k: a for k, a in vocab.table(table).items() if _settable(a, row.qtype, table)})
@@ -193,7 +197,7 @@ def options_of(command: str) -> Options:
             keyed[keyword] = (getattr(mq, parameter.rstrip("!")), required)
         else:
             flags.add(getattr(mq, option))
-    return Options(keyed, frozenset(flags), attributes, selectors, where)
+    return Options(keyed, frozenset(flags), attributes, selectors, where, brief)
 
 
 # ---------------------------------------------------------------------------------- parsing
@@ -403,12 +407,18 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
     listed = _SELECTOR_LISTS.get(command)
     if listed is not None:
         parameter, table, default = listed
-        chosen = tuple(selectors) or default
+        brief = options.brief and not selectors and "*" in name
+        chosen = tuple(selectors) or (_brief(table) if brief else default)
         shared = alternates(table, DIALECT) if table in OBJECT_TABLES else {}
         chosen = (*chosen, *(p for s in chosen for p in shared.get(s, {}).values() if p not in chosen))
-        if chosen:
+        if chosen or brief:
             head.append(IntegerList(parameter, chosen))
     return Message(command, (*head, *params, *filters), type=mq.MQCFT_COMMAND, version=3 if filters else 1)
+
+
+def _brief(table: str) -> tuple[int, ...]:
+    """What a BRIEF display of a generic name asks for: the sort (the name always comes), or nothing else."""
+    return (_SUBTYPES[table],) if table in _SUBTYPES else ()
 
 
 def _for_subtype(command: int, given: Sequence[Parameter], params: list[Parameter]) -> list[Parameter]:
@@ -516,7 +526,8 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
         if parameter in consumed and not isinstance(item, (IntegerFilter, StringFilter)):
             continue
         if listed is not None and parameter == listed[0] and isinstance(item, IntegerList):
-            parts.extend(_selector_words(item.values, listed[1], listed[2], options))
+            generic = options.brief and "*" in (message.str_value(row.name) or "" if row.name else "")
+            parts.extend(_selector_words(item.values, listed[1], _brief(listed[1]) if generic else listed[2], options))
             continue
         if isinstance(item, (IntegerFilter, StringFilter)):
             parts.append(_where_text(item, quote_all, table_of_command(message.command)))
