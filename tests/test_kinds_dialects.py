@@ -204,3 +204,13 @@ def test_a_generic_display_shows_names_and_types_a_specific_one_everything() -> 
     for text in ("DISPLAY CHANNEL(SYSTEM.*)", "DISPLAY CHANNEL(SYSTEM.DEF.SENDER)", "DISPLAY CHANNEL(S*) XMITQ", "DISPLAY AUTHINFO(*)"):
         [command] = mqsc.parse_command(text)
         assert mqsc.parse_command(render_command(command)) == [command], text
+
+
+def test_every_cl_command_of_the_tables_answers_without_crashing() -> None:
+    from pcfserver.dialects.tables import vocabulary
+
+    engine = open_engine(None)
+    for name in vocabulary("ibmi").commands:
+        for text in (name, f"{name} X", f"{name} NAME(X)"):
+            outcome = ibmi.run(text, engine.execute, CONTEXT)
+            assert outcome.lines and outcome.status in ("ok", "failed", "syntax"), text

@@ -168,7 +168,7 @@ def parse(text: str) -> ClCommand:
     row = vocab.commands.get(name)
     if row is None:
         raise ClError("unknown", f"{name} is not a command here", segment(text, found[0].end), command=name)
-    by_position = {p.position: p.keyword for p in ibmi_parameters()[name]}
+    by_position = {p.position: p.keyword for p in ibmi_parameters().get(name, ())}
     known = set(by_position.values())
     values: dict[str, tuple[Token, ...]] = {}
     position = 0
@@ -387,7 +387,7 @@ def _list_value(command: ClCommand, keyword: str, attr: Attr) -> Parameter | Non
 def _attributes(command: ClCommand, found: Target) -> list[Parameter]:
     vocab = vocabulary(DIALECT)
     source = _source(found)
-    own = {p.keyword: p.parameter for p in ibmi_parameters()[command.name] if p.parameter is not None}
+    own = {p.keyword: p.parameter for p in ibmi_parameters().get(command.name, ()) if p.parameter is not None}
     by_parameter = {a.parameter: a for a in attributes_of(found.table)} if own else {}
     skip = {found.name, found.from_keyword, found.to_keyword, found.subtype} - {""}
     out: list[Parameter] = []
