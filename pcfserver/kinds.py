@@ -39,10 +39,11 @@ class Kind:
     rest: tuple[str, ...]  # runCommandJSON qualifiers
     ibmi: str  # the IBM i CL noun (CRTMQM<noun>), "" = none
     subtype_reason: int  # a subtype given to Change/Copy/Replace that is not the object's
-    subtype_all: int  # the subtype value an inquiry gives for every sort (MQCHT_ALL); 0 = none
+    subtype_all: int | None  # the subtype value an inquiry gives for every sort (MQCHT_ALL; MQAIT_ALL is 0); None = none
     exists_reason: int  # Create/Copy onto an existing name without Replace
     unknown_reason: int  # Change/Copy/Delete/Inquire of a name that is not there
     attribute_reason: int  # an attribute given for a subtype that does not take it; 0 = the structure's PARM_ID_ERROR
+    names_excludes: frozenset[int] = frozenset()  # subtypes Inquire Names leaves out unless asked for by name (CLNTCONN)
 
     @property
     def noun(self) -> str:
@@ -91,10 +92,11 @@ def kinds() -> tuple[Kind, ...]:
             rest=tuple(row["rest"].split()),
             ibmi=row["ibmi"],
             subtype_reason=value_of(row["subtype_reason"] or "MQRCCF_OBJECT_WRONG_TYPE"),
-            subtype_all=_param(row["subtype_all"]),
+            subtype_all=value_of(row["subtype_all"]) if row["subtype_all"] else None,
             exists_reason=value_of(row.get("exists_reason") or "MQRCCF_OBJECT_ALREADY_EXISTS"),
             unknown_reason=value_of(row.get("unknown_reason") or "MQRC_UNKNOWN_OBJECT_NAME"),
             attribute_reason=_param(row.get("attribute_reason", "")),
+            names_excludes=frozenset(value_of(w) for w in (row.get("names_excludes") or "").split()),
         )
         for row in read_table("kinds.tsv")
     )

@@ -16,7 +16,10 @@ from pcfserver.engine import open_engine
 from pcfserver.server import PcfServer, ServerConfig
 from pcfserver.server.testing import WrongEngine
 
-GROUPS = {"header", "structure", "create", "copy", "change", "delete", "clear", "inquire", "response", "chlauth", "topic", "operations"}
+GROUPS = {
+    "header", "structure", "create", "copy", "change", "delete", "clear", "inquire", "response",
+    "chlauth", "topic", "operations", "channel", "listener", "service", "authinfo", "comminfo",
+}
 
 
 async def _serve(nursery: trio.Nursery, engine: object) -> tuple[str, int]:

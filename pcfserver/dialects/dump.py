@@ -3,7 +3,8 @@
 Asks for the queue manager, every object of every kind (formats/kinds.tsv), every queue and every channel authentication record (Inquire
 Queue Manager, Inquire <kind> / Queue ``*`` ALL) and writes ``ALTER QMGR`` / ``CHGMQM`` for the queue
 manager attributes that differ from a new queue manager's, one ``DEFINE <noun> ... REPLACE`` per
-object (the default objects first; CL scripts name them in a comment), then one ``DEFINE ... REPLACE``
+object (the default objects first; in CL the kinds IBM i has as CRTMQMCHL/CRTMQMLSR/... ``REPLACE(*YES)``, the others, and
+objects with attributes CL has no keyword for, as a comment), then one ``DEFINE ... REPLACE``
 (``CRTMQMQ ... REPLACE(*YES)``) per queue:
 the default queues (SYSTEM.DEFAULT.*.QUEUE) first, as new queues take their attributes from
 them, then the others by name.  Only attributes that differ from the default (the table
@@ -268,7 +269,15 @@ def dump(
     else:
         lines += [f"/* {text} */" for text in header]
         for command in objects:
-            lines.append(f"/* {mqsc.render_command(command, quote_all=True)} : no CL command here */")
+            try:
+                _, lost = ibmi.render_parts(command)
+            except ValueError:  # a kind IBM i lacks (COMMINFO), or a sort it lacks (AMQP and MQTT channels)
+                lines.append(f"/* {mqsc.render_command(command, quote_all=True)} : no CL command here */")
+                continue
+            if lost:  # REPLACE would reset what CL cannot say: the object is named, not half-recreated
+                lines.append(f"/* {mqsc.render_command(command, quote_all=True)} : CL cannot set all of it */")
+            else:
+                lines += ibmi.render_script_lines(command)
         for command in ([alter] if alter else []) + creates:
             lines += ibmi.render_script_lines(command)
         for command in records:

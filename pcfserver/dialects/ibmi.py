@@ -1,25 +1,31 @@
-"""IBM i CL: CRTMQMQ, CHGMQMQ, CPYMQMQ, DLTMQMQ, CLRMQMQ, DSPMQMQ, WRKMQMQ and CHGMQM on the PCF engine.
+"""IBM i CL on the PCF engine: the queue commands (CRTMQMQ, CHGMQMQ, CPYMQMQ, DLTMQMQ, CLRMQMQ, DSPMQMQ, WRKMQMQ),
+CHGMQM, and the commands of every kind IBM i has (formats/kinds.tsv ``ibmi`` noun: CRTMQMCHL ... WRKMQMCHL,
+CRTMQMLSR, CRTMQMSVC, CRTMQMAUTI ...).
 
 ``COMMAND KEYWORD(value) ...`` or values by position (``CHGMQMQ 'APP.Q' *DFT *LCL``); the
 keywords and positions are ``formats/ibmi-parameters.tsv``, each keyword's PCF parameter the
-``ibmi`` column of the attribute tables and the value words ``dialect-values.tsv`` (inverted
-PUTENBL/GETENBL, ``TRGTYPE(*ALL)`` = EVERY ...).  Special values (round2-semantics §4.1):
+``ibmi`` column of the attribute tables and the value words ``dialect-values.tsv`` and ``<kind>-values.tsv``
+(inverted PUTENBL/GETENBL, ``TRGTYPE(*ALL)`` = EVERY ...).  A kind's name, type and copy keywords are the ibmi cells
+of its name, subtype, from and to rows (CHLNAME, CHLTYPE, FROMCHL, TOCHL).  Special values (round2-semantics §4.1):
 ``*SAME`` leaves an attribute as it is (it is not sent), ``*NONE``/``*BLANK`` blank a name or
-text, ``*SYSDFTQ`` (CRTMQMQ) takes the default queue's value (not sent: the engine does that),
-``MQMNAME`` must name this queue manager or be ``*DFT``.
+text, ``*SYSDFTQ`` / ``*SYSDFTCHL`` ... (the Create commands) take the default object's value (not sent: the engine
+does that), ``MQMNAME`` must name this queue manager or be ``*DFT``.
 
-``CHGMQMQ`` without ``QTYPE`` and ``CPYMQMQ`` without it ask the engine for the queue's type
-first.  Answers are job-log lines: the AMQ8xxx message id and text, and for every failure the
-MQRC/MQRCCF reason (dialect-messages.tsv).
+``CHGMQMQ``/``CPYMQMQ`` without ``QTYPE`` (and ``CHGMQMCHL``/``CPYMQMCHL`` without ``CHLTYPE``, ``CHGMQMAUTI`` without
+``AUTHTYPE``) ask the engine for the object's type first, as IBM i fills it from the stored object; a kind whose type
+CL does not name (a listener: TCP only) gets its one type.  Answers are job-log lines: the AMQ8xxx message id and text,
+and for every failure the MQRC/MQRCCF reason (dialect-messages.tsv; a kind without ibmi rows of its own shows
+runmqsc's message, whose catalogue IBM i shares, without the severity letter).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
-from pcfserver import mq, names
-from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter
+from pcfserver import kinds, mq, names
+from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
 from pcfserver.dialects.keywords import word_for
 from pcfserver.dialects.lexer import CommandSyntaxError, Token, UnknownCommandError, items, parse_number, segment
 from pcfserver.dialects.mqsc import OPERATORS
@@ -36,7 +42,19 @@ from pcfserver.dialects.outcome import (
     object_name,
     reason_inserts,
 )
-from pcfserver.dialects.tables import Attr, AttrValue, CommandRow, failure_key, ibmi_parameters, line, required_message, vocabulary
+from pcfserver.dialects.tables import (
+    Attr,
+    AttrValue,
+    CommandRow,
+    attributes_of,
+    failure_key,
+    ibmi_parameters,
+    line,
+    message,
+    required_message,
+    vocabulary,
+)
+from pcfserver.kinds import Kind
 
 DIALECT = "ibmi"
 # Required parameters (seed 003 "Required"; round2-semantics §4.1/§4.3).
@@ -50,7 +68,71 @@ REQUIRED = {
 }
 # Parameters that are not attributes: their meaning is the command's (the module docstring).
 _SPECIAL = frozenset(("MQMNAME", "OUTPUT", "WHERE"))
-_NAME_KEYWORDS = {"QNAME": mq.MQCA_Q_NAME, "FROMQ": mq.MQCACF_FROM_Q_NAME, "TOQ": mq.MQCACF_TO_Q_NAME}
+_QUEUE_VERBS = {
+    mq.MQCMD_CREATE_Q: "CREATE",
+    mq.MQCMD_COPY_Q: "COPY",
+    mq.MQCMD_CHANGE_Q: "CHANGE",
+    mq.MQCMD_DELETE_Q: "DELETE",
+    mq.MQCMD_CLEAR_Q: "CLEAR",
+    mq.MQCMD_INQUIRE_Q: "INQUIRE",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What a CL command works on: its table, its verb and the keywords that name the object and its sort."""
+
+    table: str  # queue, qmgr or a kind of formats/kinds.tsv
+    verb: str  # CREATE COPY CHANGE DELETE CLEAR INQUIRE; "" for CHGMQM
+    name: str  # the keyword naming the object (QNAME, CHLNAME)
+    name_pid: int
+    from_keyword: str  # Copy's source and target (FROMQ/TOQ, FROMCHL/TOCHL)
+    from_pid: int
+    to_keyword: str
+    to_pid: int
+    subtype: str  # the keyword giving the sort (QTYPE, CHLTYPE, AUTHTYPE); "" = CL does not name it
+    subtype_pid: int  # 0 = the object has no sorts
+    selectors: int  # Inquire's attribute list
+    kind: Kind | None
+
+
+@cache
+def target(command: str) -> Target | None:
+    """The object of a CL command of dialect-commands.tsv (None: a command this module does not carry out)."""
+    row = vocabulary(DIALECT).commands.get(command)
+    pcf = row.pcf if row is not None else None
+    if pcf == mq.MQCMD_CHANGE_Q_MGR:
+        return Target("qmgr", "", "", 0, "", 0, "", 0, "", 0, mq.MQIACF_Q_MGR_ATTRS, None)
+    if pcf in _QUEUE_VERBS:
+        return Target(
+            "queue", _QUEUE_VERBS[pcf], "QNAME", mq.MQCA_Q_NAME, "FROMQ", mq.MQCACF_FROM_Q_NAME, "TOQ", mq.MQCACF_TO_Q_NAME,
+            "QTYPE", mq.MQIA_Q_TYPE, mq.MQIACF_Q_ATTRS, None,
+        )  # fmt: skip
+    found = kinds.by_command().get(pcf) if pcf is not None else None
+    if found is None:
+        return None
+    kind, verb = found
+    keyword = {a.parameter: a.keyword(DIALECT) for a in reversed(attributes_of(kind.key))}
+    return Target(
+        kind.key, verb, keyword.get(kind.name, ""), kind.name, keyword.get(kind.from_name, ""), kind.from_name,
+        keyword.get(kind.to_name, ""), kind.to_name, keyword.get(kind.subtype, "") if kind.subtype else "", kind.subtype,
+        kind.selectors, kind,
+    )  # fmt: skip
+
+
+def required(command: str) -> tuple[str, ...]:
+    """A command's required keywords: the queue commands' (seed 003), else the name (both names for Copy, the type too
+    for Create where CL names it: CRTMQMCHL CHLTYPE, CRTMQMAUTI AUTHTYPE), none for the WRK lists."""
+    if command in REQUIRED:
+        return REQUIRED[command]
+    found = target(command)
+    if found is None or found.table in ("queue", "qmgr") or command.startswith("WRK"):
+        return ()
+    if found.verb == "COPY":
+        return (found.from_keyword, found.to_keyword)
+    if found.verb == "CREATE" and found.subtype:
+        return (found.name, found.subtype)
+    return (found.name,)
 
 
 class ClError(CommandSyntaxError):
@@ -86,7 +168,7 @@ def parse(text: str) -> ClCommand:
     row = vocab.commands.get(name)
     if row is None:
         raise ClError("unknown", f"{name} is not a command here", segment(text, found[0].end), command=name)
-    by_position = {p.position: p.keyword for p in ibmi_parameters()[name]}
+    by_position = {p.position: p.keyword for p in ibmi_parameters().get(name, ())}
     known = set(by_position.values())
     values: dict[str, tuple[Token, ...]] = {}
     position = 0
@@ -111,7 +193,9 @@ def parse(text: str) -> ClCommand:
         if keyword in values:
             raise ClError("syntax", f"{keyword} is given twice", segment(text, item.end), command=name)
         values[keyword] = tokens
-    for keyword in REQUIRED.get(name, ()):
+    if target(name) is None and name not in REQUIRED:
+        raise ClError("unknown", f"{name} is not carried out here", segment(text, found[0].end), command=name)
+    for keyword in required(name):
         if keyword not in values:
             raise ClError("syntax", f"{keyword} is required", text.rstrip(), command=name)
     return ClCommand(name, row, values, text)
@@ -134,14 +218,24 @@ def _word_value(parameter: int, token: Token) -> AttrValue | None:
     return words.to_value.get(token.text)
 
 
+def _leaves_alone(command: ClCommand, token: Token) -> bool:
+    """*SAME (Change, Copy) and *SYSDFTQ / *SYSDFTCHL / ... (Create): the engine's value stays."""
+    if token.quoted:
+        return False
+    creating = command.name.startswith("CRT")
+    return (token.text == "*SAME" and not creating) or (creating and token.text.startswith("*SYSDFT"))
+
+
 def attribute_value(command: ClCommand, keyword: str, attr: Attr) -> AttrValue | None:
     """The PCF value of an attribute keyword; None for *SAME / *SYSDFTQ (leave it to the engine)."""
     token = _single(command, keyword)
-    if not token.quoted and ((token.text == "*SAME" and command.name != "CRTMQMQ") or (token.text == "*SYSDFTQ" and command.name == "CRTMQMQ")):
+    if _leaves_alone(command, token):
         return None
     value = _word_value(attr.parameter, token)
     if value is not None:
         return value
+    if attr.is_string and not token.quoted and token.text in ("*NONE", "*BLANK"):
+        return ""
     if attr.is_string:
         if not token.quoted and token.text.startswith("*"):
             raise ClError("syntax", f"{token.text} is not a value of {keyword}", _through(command, token), command=command.name)
@@ -156,19 +250,20 @@ def _through(command: ClCommand, token: Token) -> str:
     return segment(command.text, token.end)
 
 
-def _qtype(command: ClCommand) -> int | None:
-    token = command.first("QTYPE")
+def _subtype(command: ClCommand, found: Target) -> int | None:
+    """The sort the command names (QTYPE, CHLTYPE ...); None when it names none.  *ALL only on the WRK lists of queues."""
+    token = command.first(found.subtype) if found.subtype else None
     if token is None:
         return None
-    value = _word_value(mq.MQIA_Q_TYPE, token)
-    if not isinstance(value, int) or (value == mq.MQQT_ALL and command.name != "WRKMQMQ"):
-        raise ClError("syntax", f"{token.raw} is not a queue type", _through(command, token), command=command.name)
+    value = _word_value(found.subtype_pid, token)
+    if not isinstance(value, int) or (found.table == "queue" and value == mq.MQQT_ALL and not command.name.startswith("WRK")):
+        raise ClError("syntax", f"{token.raw} is not a type of {command.name}", _through(command, token), command=command.name)
     return value
 
 
 def _name(command: ClCommand, keyword: str) -> str:
     token = _single(command, keyword)
-    if command.name == "WRKMQMQ" and not token.quoted and token.text == "*ALL":
+    if command.name.startswith("WRK") and not token.quoted and token.text == "*ALL":
         return "*"
     return token.text
 
@@ -177,6 +272,14 @@ def _name(command: ClCommand, keyword: str) -> str:
 
 
 def _line(key: str, **inserts: object) -> str:
+    """A job-log line; a success or display of a kind without ibmi rows takes runmqsc's message (the AMQ catalogue
+    IBM i shares) without its severity letter, as the ibmi queue rows show AMQ8006 for runmqsc's AMQ8006I."""
+    if message(DIALECT, key) is None and key.startswith(("ok:", "display:")):
+        shared = message("mqsc", key)
+        if shared is not None:
+            ident = shared.id[:-1] if shared.id[-1:].isalpha() else shared.id
+            body = shared.format(**inserts)
+            return f"{ident}: {body}" if ident else body
     return line(DIALECT, key, **inserts)
 
 
@@ -211,12 +314,14 @@ def run(text: str, execute: Execute, context: Context | None = None) -> Outcome:
         return syntax_outcome(error, "syntax", {"command": text.split()[0] if text.split() else ""})
     answer = execute(pcf)
     failed = failure(answer)
-    if command.name == "WRKMQMQ":
-        return _work_list(answer, failed, pcf)
+    found = target(command.name)
+    assert found is not None
+    if command.name.startswith("WRK"):
+        return _work_list(answer, failed, pcf, found)
     if failed is not None:
         return _failed(pcf, failed)
-    if command.name == "DSPMQMQ":
-        return Outcome(OK, tuple(Block(tuple(display_lines(r)), pcf.command) for r in answer))
+    if command.name.startswith("DSP"):
+        return Outcome(OK, tuple(Block(tuple(display_lines(r, found)), pcf.command) for r in answer))
     return Outcome(OK, (Block((_line(f"ok:{names.command_name(pcf.command)}"),), pcf.command),))
 
 
@@ -238,30 +343,67 @@ def _check_qmgr(command: ClCommand, context: Context) -> None:
     raise _Refused(Outcome(FAILED, (Block((line,), 0, mq.MQCC_FAILED, failed.reason),)))
 
 
-def _type_of(name: str, execute: Execute) -> int:
-    """The type of an existing queue (CHGMQMQ/CPYMQMQ without QTYPE): asked, not guessed."""
-    inquiry = Message(mq.MQCMD_INQUIRE_Q, (String(mq.MQCA_Q_NAME, name), IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQIA_Q_TYPE,))))
+def _type_of(name: str, found: Target, execute: Execute) -> int:
+    """The sort of an existing object (CHGMQMQ/CPYMQMQ without QTYPE, CHGMQMCHL without CHLTYPE): asked, not guessed."""
+    inquiry = Message(found.kind.command("INQUIRE") if found.kind else mq.MQCMD_INQUIRE_Q, (String(found.name_pid, name), IntegerList(found.selectors, (found.subtype_pid,))))
     answer = execute(inquiry)
     failed = failure(answer)
     if failed is not None:
         raise _Refused(_failed(inquiry, failed))
-    qtype = answer[0].int_value(mq.MQIA_Q_TYPE)
-    assert qtype is not None
-    return qtype
+    value = answer[0].int_value(found.subtype_pid)
+    assert value is not None
+    return value
 
 
-def _attributes(command: ClCommand, table: str) -> list[Parameter]:
+def _source(found: Target) -> dict[str, Attr]:
     vocab = vocabulary(DIALECT)
-    source = vocab.qmgr if table == "qmgr" else vocab.queue
+    if found.table == "qmgr":
+        return vocab.qmgr
+    if found.table == "queue":
+        return vocab.queue
+    return vocab.objects[found.table]
+
+
+def _list_value(command: ClCommand, keyword: str, attr: Attr) -> Parameter | None:
+    """A list attribute (a channel's MSGEXIT, COMPHDR): ``KEYWORD(a b c)``; *SAME leaves it, *NONE empties a string list."""
+    tokens = command.values[keyword]
+    if len(tokens) == 1 and _leaves_alone(command, tokens[0]):
+        return None
+    if attr.struct == "MQCFSL" and len(tokens) == 1 and not tokens[0].quoted and tokens[0].text in ("*NONE", "*BLANK"):
+        tokens = ()  # no exits (COMPHDR(*NONE) is a value: MQCOMPRESS_NONE)
+    if attr.struct == "MQCFSL":
+        return StringList(attr.parameter, tuple(t.text for t in tokens))
+    numbers: list[int] = []
+    for token in tokens:
+        value = _word_value(attr.parameter, token)
+        if value is None and not token.quoted:
+            value = parse_number(token.text)
+        if not isinstance(value, int):
+            raise ClError("syntax", f"{token.raw} is not a value of {keyword}", _through(command, token), command=command.name)
+        numbers.append(value)
+    return IntegerList(attr.parameter, tuple(numbers))
+
+
+def _attributes(command: ClCommand, found: Target) -> list[Parameter]:
+    vocab = vocabulary(DIALECT)
+    source = _source(found)
+    own = {p.keyword: p.parameter for p in ibmi_parameters().get(command.name, ()) if p.parameter is not None}
+    by_parameter = {a.parameter: a for a in attributes_of(found.table)} if own else {}
+    skip = {found.name, found.from_keyword, found.to_keyword, found.subtype} - {""}
     out: list[Parameter] = []
     for keyword in command.values:
-        if keyword in _SPECIAL or keyword in _NAME_KEYWORDS or keyword == "QTYPE":
+        if keyword in _SPECIAL or keyword in skip:
             continue
-        attr = source.get(keyword)
-        if keyword in ("FORCE", "REPLACE"):
+        attr = by_parameter.get(own[keyword]) if keyword in own else source.get(keyword)
+        if found.table in ("queue", "qmgr") and keyword in ("FORCE", "REPLACE"):
             attr = vocab.queue[keyword]
         if attr is None or (attr.access == "inquire" and keyword not in ("FORCE", "REPLACE")):
             raise ClError("keyword", f"{keyword} is not modelled here", command.text.rstrip(), keyword=keyword, command=command.name)
+        if attr.struct in ("MQCFSL", "MQCFIL"):
+            listed = _list_value(command, keyword, attr)
+            if listed is not None:
+                out.append(listed)
+            continue
         value = attribute_value(command, keyword, attr)
         if value is None:
             continue
@@ -269,52 +411,68 @@ def _attributes(command: ClCommand, table: str) -> list[Parameter]:
     return out
 
 
+def _sole_subtype(found: Target) -> int | None:
+    """The one sort a kind has here when CL cannot name it (a listener: TCP, SYSTEM.DEFAULT.LISTENER.TCP's)."""
+    subtypes = [s for s in found.kind.defaults if s] if found.kind else []
+    return subtypes[0] if len(subtypes) == 1 and not found.subtype else None
+
+
 def _pcf(command: ClCommand, execute: Execute, context: Context) -> Message:
     _check_qmgr(command, context)
     name = command.name
     row = command.row
-    assert row.pcf is not None
-    if name == "CHGMQM":
-        return Message(row.pcf, tuple(_attributes(command, "qmgr")))
-    if name in ("DLTMQMQ", "CLRMQMQ"):
-        return Message(row.pcf, (String(mq.MQCA_Q_NAME, _name(command, "QNAME")),))
-    if name == "DSPMQMQ":
+    found = target(name)
+    assert row.pcf is not None and found is not None
+    if found.table == "qmgr":
+        return Message(row.pcf, tuple(_attributes(command, found)))
+    if found.verb in ("DELETE", "CLEAR"):
+        return Message(row.pcf, (String(found.name_pid, _name(command, found.name)),))
+    if name.startswith("DSP"):
         output = command.first("OUTPUT")
         if output is not None and output.text not in ("*", "*PRINT"):
             raise ClError("syntax", f"{output.raw} is not a value of OUTPUT", _through(command, output), command=name)
-        return Message(row.pcf, (String(mq.MQCA_Q_NAME, _name(command, "QNAME")), IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQIACF_ALL,))))
-    if name == "WRKMQMQ":
-        return _work_command(command)
-    qtype = _qtype(command)
-    attributes = _attributes(command, "queue")  # checked before anything is asked
-    if name == "CPYMQMQ":
-        source = _name(command, "FROMQ")
-        head: list[Parameter] = [String(mq.MQCACF_FROM_Q_NAME, source), String(mq.MQCACF_TO_Q_NAME, _name(command, "TOQ"))]
-        head.append(Integer(mq.MQIA_Q_TYPE, qtype if qtype is not None else _type_of(source, execute)))
+        shown: list[Parameter] = [String(found.name_pid, _name(command, found.name))]
+        subtype = _subtype(command, found) if found.table != "queue" else None
+        if subtype is not None:
+            shown.append(Integer(found.subtype_pid, subtype))
+        return Message(row.pcf, (*shown, IntegerList(found.selectors, (mq.MQIACF_ALL,))))
+    if name.startswith("WRK"):
+        return _work_command(command, found)
+    subtype = _subtype(command, found)
+    attributes = _attributes(command, found)  # checked before anything is asked
+    if found.verb == "COPY":
+        source = _name(command, found.from_keyword)
+        head: list[Parameter] = [String(found.from_pid, source), String(found.to_pid, _name(command, found.to_keyword))]
     else:
-        queue = _name(command, "QNAME")
-        head = [String(mq.MQCA_Q_NAME, queue)]
-        head.append(Integer(mq.MQIA_Q_TYPE, qtype if qtype is not None else _type_of(queue, execute)))
+        source = _name(command, found.name)
+        head = [String(found.name_pid, source)]
+    if found.subtype_pid:
+        if subtype is None:
+            subtype = _sole_subtype(found)
+        head.append(Integer(found.subtype_pid, subtype if subtype is not None else _type_of(source, found, execute)))
     return Message(row.pcf, (*head, *attributes))
 
 
-def _work_command(command: ClCommand) -> Message:
-    vocab = vocabulary(DIALECT)
-    params: list[Parameter] = [String(mq.MQCA_Q_NAME, _name(command, "QNAME") if "QNAME" in command.values else "*")]
-    qtype = _qtype(command)
-    if qtype is not None:
-        params.append(Integer(mq.MQIA_Q_TYPE, qtype))
-    params.append(IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQCA_Q_NAME, mq.MQIA_Q_TYPE)))
+def _work_command(command: ClCommand, found: Target) -> Message:
+    params: list[Parameter] = [String(found.name_pid, _name(command, found.name) if found.name in command.values else "*")]
+    subtype = _subtype(command, found)
+    if subtype is not None:
+        params.append(Integer(found.subtype_pid, subtype))
+    if found.table == "queue":
+        params.append(IntegerList(found.selectors, (mq.MQCA_Q_NAME, mq.MQIA_Q_TYPE)))
+    else:  # a kind's Inquire always answers its name and sort
+        params.append(IntegerList(found.selectors, (found.subtype_pid,) if found.subtype_pid else (mq.MQIACF_ALL,)))
     for keyword, parameter in (("CLUSTER", mq.MQCA_CLUSTER_NAME), ("CLUSNL", mq.MQCA_CLUSTER_NAMELIST)):
-        if keyword in command.values:
+        if found.table == "queue" and keyword in command.values:
             token = _single(command, keyword)
             if not (token.text == "*SAME" and not token.quoted):
                 params.append(String(parameter, token.text))
     version = 1
     if "WHERE" in command.values:
-        params.append(_where(command, vocab.queue))
+        params.append(_where(command, _source(found)))
         version = 3
-    return Message(mq.MQCMD_INQUIRE_Q, tuple(params), version=version)
+    inquire = found.kind.command("INQUIRE") if found.kind else mq.MQCMD_INQUIRE_Q
+    return Message(inquire, tuple(params), version=version)
 
 
 def _where(command: ClCommand, attributes: dict[str, Attr]) -> IntegerFilter | StringFilter:
@@ -339,20 +497,22 @@ def _where(command: ClCommand, attributes: dict[str, Attr]) -> IntegerFilter | S
     return IntegerFilter(attr.parameter, operator, number)
 
 
-def _work_list(answer: Sequence[Message], failed: Message | None, pcf: Message) -> Outcome:
-    header = _line("list:MQCMD_INQUIRE_Q")
+def _work_list(answer: Sequence[Message], failed: Message | None, pcf: Message, found: Target) -> Outcome:
+    key = f"list:{names.command_name(pcf.command)}"
+    header = _line(key) if message(DIALECT, key) is not None else ("Name".ljust(51) + ("Type" if found.subtype_pid else "")).rstrip()
     column = header.index("Type") if "Type" in header else 51
-    if failed is not None and failed.reason != mq.MQRC_UNKNOWN_OBJECT_NAME:
+    unknown = found.kind.unknown_reason if found.kind else mq.MQRC_UNKNOWN_OBJECT_NAME
+    if failed is not None and failed.reason != unknown:
         return _failed(pcf, failed)
     lines = [header]
     for response in answer:
         if response.comp_code != mq.MQCC_OK:
             continue
-        queue = (response.str_value(mq.MQCA_Q_NAME) or "").rstrip()
-        qtype = response.int_value(mq.MQIA_Q_TYPE)
-        shown = word_for(mq.MQIA_Q_TYPE, qtype, DIALECT) if qtype is not None else None
-        lines.append(queue.ljust(column) + (shown or ""))
-    return Outcome(OK, (Block(tuple(lines), mq.MQCMD_INQUIRE_Q),))
+        name = (response.str_value(found.name_pid) or "").rstrip()
+        sort = response.int_value(found.subtype_pid) if found.subtype_pid else None
+        shown = word_for(found.subtype_pid, sort, DIALECT) if sort is not None else None
+        lines.append((name.ljust(column) + (shown or "")).rstrip() if found.subtype_pid else name)
+    return Outcome(OK, (Block(tuple(lines), pcf.command),))
 
 
 def _shown(attr: Attr, value: AttrValue) -> str:
@@ -365,19 +525,24 @@ def _shown(attr: Attr, value: AttrValue) -> str:
     return word if word else str(value)
 
 
-def display_lines(response: Message) -> list[str]:
-    """DSPMQMQ's lines: AMQ8409, then ``KEYWORD value`` in CHGMQMQ's parameter order."""
-    vocab = vocabulary(DIALECT)
-    lines = [_line("display:MQCMD_INQUIRE_Q")]
-    order = [p.keyword for p in ibmi_parameters()["CHGMQMQ"] if p.keyword not in ("MQMNAME", "FORCE")]
-    order += [k for k in vocab.queue if k not in order]
+def display_lines(response: Message, found: Target | None = None) -> list[str]:
+    """DSPMQMQ's (DSPMQMCHL's ...) lines: the display message, then ``KEYWORD value`` in the Change command's order."""
+    found = found or target("DSPMQMQ")
+    assert found is not None
+    source = _source(found)
+    change = "CHGMQMQ" if found.kind is None else f"CHGMQM{found.kind.ibmi}"
+    lines = [_line(f"display:{names.command_name(response.command) or 'MQCMD_INQUIRE_Q'}")]
+    order = [p.keyword for p in ibmi_parameters().get(change, ()) if p.keyword not in ("MQMNAME", "FORCE")]
+    order += [k for k in source if k not in order]
     for keyword in order:
-        attr = vocab.queue.get(keyword)
+        attr = source.get(keyword)
         if attr is None:
             continue
         item = response.get(attr.parameter)
         if isinstance(item, (Integer, String)):
             lines.append(f"  {keyword:<11}{_shown(attr, item.value)}")
+        elif isinstance(item, (StringList, IntegerList)):
+            lines.append(f"  {keyword:<11}{' '.join(_shown(attr, v) for v in item.values)}".rstrip())
     return lines
 
 
@@ -393,28 +558,64 @@ def _cl_value(parameter: int, value: AttrValue) -> str:
     return str(value)
 
 
+def _cl_list(parameter: int, values: Sequence[AttrValue]) -> str:
+    return " ".join(_cl_value(parameter, v) for v in values) if values else "*NONE"
+
+
+_CL_VERBS = {"CREATE": "CRTMQM", "CHANGE": "CHGMQM"}
+
+
 def render_parts(message: Message) -> tuple[list[str], list[str]]:
-    """CRTMQMQ / CHGMQM words for a Create Queue / Change Queue Manager, and comments for what CL cannot say."""
+    """The CL words of a Create Queue, a Change Queue Manager or a kind's Create or Change (CRTMQMCHL, CHGMQMAUTI ...),
+    and comments for what CL cannot say.  ValueError when CL has no form for the command (COMMINFO, an AMQP or MQTT
+    channel)."""
     vocab = vocabulary(DIALECT)
+    subtype = 0
+    sole: int | None = None
     if message.command == mq.MQCMD_CREATE_Q:
         table, parts = vocab.queue, ["CRTMQMQ"]
     elif message.command == mq.MQCMD_CHANGE_Q_MGR:
         table, parts = vocab.qmgr, ["CHGMQM", "MQMNAME(*DFT)"]
     else:
-        raise ValueError(f"no CL form for {names.command_name(message.command)}")
-    by_parameter = {a.parameter: k for k, a in table.items()}
+        found = kinds.by_command().get(message.command)
+        prefix = _CL_VERBS.get(found[1], "") if found is not None else ""
+        cl = f"{prefix}{found[0].ibmi}" if found is not None and prefix and found[0].ibmi else ""
+        if found is None or cl not in vocab.commands:
+            raise ValueError(f"no CL form for {names.command_name(message.command)}")
+        kind = found[0]
+        table, parts, subtype = vocab.objects[kind.key], [cl], kind.subtype
+        cl_target = target(cl)
+        sole = _sole_subtype(cl_target) if cl_target is not None else None
+        value = message.int_value(subtype) if subtype else None
+        if value is not None and subtype in {a.parameter for a in table.values()} and not word_for(subtype, value, DIALECT):
+            raise ValueError(f"no CL form for {names.command_name(message.command)} of this type")
+    by_parameter: dict[int, str] = {}
+    for word, attr in table.items():
+        by_parameter.setdefault(attr.parameter, word)
+    if subtype or parts[0] not in ("CRTMQMQ", "CHGMQM"):  # a kind's command: only its own keywords, in its spelling
+        own = ibmi_parameters().get(parts[0], ())
+        allowed = {p.keyword for p in own}
+        by_parameter = {pid: word for pid, word in by_parameter.items() if word in allowed}
+        by_parameter.update({p.parameter: p.keyword for p in own if p.parameter is not None})
     if message.command == mq.MQCMD_CREATE_Q:
         by_parameter.update({mq.MQCA_Q_NAME: "QNAME", mq.MQIA_Q_TYPE: "QTYPE", mq.MQIACF_REPLACE: "REPLACE"})
     comments: list[str] = []
     for item in message.parameters:
-        if not isinstance(item, (Integer, String)):
+        if isinstance(item, (StringList, IntegerList)):
+            values: Sequence[AttrValue] = item.values
+            shown = _cl_list(item.parameter, values)
+        elif isinstance(item, (Integer, String)):
+            shown = _cl_value(item.parameter, item.value)
+        else:
             continue
         keyword = by_parameter.get(item.parameter)
         if keyword is None:
-            shown = f"{names.parameter_name(item.parameter)}={item.value!r}"
-            comments.append(f"/* {shown} has no CL keyword: not set */")
+            if subtype and item.parameter == subtype and isinstance(item, Integer) and item.value == sole:
+                continue  # the one sort CL cannot name (a TCP listener)
+            value_text = item.values if isinstance(item, (StringList, IntegerList)) else item.value
+            comments.append(f"/* {names.parameter_name(item.parameter)}={value_text!r} has no CL keyword: not set */")
             continue
-        parts.append(f"{keyword}({_cl_value(item.parameter, item.value)})")
+        parts.append(f"{keyword}({shown})")
     return parts, comments
 
 
@@ -426,4 +627,4 @@ def render_script_lines(message: Message) -> list[str]:
     return [*comments, f"{parts[0]} +", *(f"  {p} +" for p in parts[1:-1]), f"  {parts[-1]}"]
 
 
-__all__ = ["ClCommand", "ClError", "display_lines", "failure_line", "parse", "render_parts", "render_script_lines", "run"]
+__all__ = ["ClCommand", "ClError", "Target", "display_lines", "failure_line", "parse", "render_parts", "render_script_lines", "required", "run", "target"]

@@ -62,6 +62,8 @@ from pcfserver.dialects.tables import (
     AttrValue,
     CommandRow,
     Vocabulary,
+    alternates,
+    attributes_of,
     failure_key,
     line,
     message,
@@ -157,6 +159,7 @@ class Options:
     shows: tuple[int, ...] = ()  # @shows:A,B - what a DISPLAY with no attribute named asks for (DISPLAY TOPIC: TYPE)
     type_parameter: int = mq.MQIA_Q_TYPE  # @type=P - the parameter the row's qtype column is sent in
     unnamed: bool = False  # @unnamed - the object's name may be left out (DELETE SUB SUBID(...))
+    brief: bool = False  # a generic name with no attribute named shows the name (and sort) only (BRIEF option)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +209,7 @@ def options_of(command: str) -> Options:
     type_parameter: int = mq.MQIA_Q_TYPE
     unnamed = False
     excluded: set[str] = set()
+    brief = False
     for option in row.options:
         if option == _ANY_NAME:
             continue
@@ -219,6 +223,8 @@ def options_of(command: str) -> Options:
             unnamed = True
         elif option.startswith("-"):
             excluded.add(option[1:])
+        elif option == "BRIEF":
+            brief = True
         elif option in _ATTRIBUTE_OPTIONS:
             table = _ATTRIBUTE_OPTIONS[option]
             attributes.update({k: a for k, a in vocab.table(table).items() if _settable(a, row.qtype, table)})
@@ -233,7 +239,7 @@ def options_of(command: str) -> Options:
             flags.add(getattr(mq, option))
     for keyword in excluded:
         attributes.pop(keyword, None)
-    return Options(keyed, frozenset(flags), attributes, selectors, where, shows, type_parameter, unnamed)
+    return Options(keyed, frozenset(flags), attributes, selectors, where, shows, type_parameter, unnamed, brief)
 
 
 # ---------------------------------------------------------------------------------- parsing
@@ -456,11 +462,15 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
     head.extend(required.values())
     if qtype is not None:
         head.append(Integer(options.type_parameter, qtype))
+    params = _for_subtype(command, [*head, *params], params)
     listed = _SELECTOR_LISTS.get(command)
     if listed is not None:
-        parameter, _table, default = listed
-        chosen = tuple(selectors) or options.shows or default
-        if chosen:
+        parameter, table, default = listed
+        brief = options.brief and not selectors and "*" in name
+        chosen = tuple(selectors) or (_brief(table) if brief else options.shows or default)
+        shared = alternates(table, DIALECT) if table in OBJECT_TABLES else {}
+        chosen = (*chosen, *(p for s in chosen for p in shared.get(s, {}).values() if p not in chosen))
+        if chosen or brief:
             head.append(IntegerList(parameter, chosen))
     everything = (*head, *params, *filters)
     version = 3 if filters else 2 if any(isinstance(p, ByteString) for p in everything) else 1  # MQCFBS needs version 2
@@ -485,6 +495,31 @@ def _name_parameter(parameter: int, name: str, text: str) -> Parameter:
         return ByteString(parameter, bytes.fromhex(name))
     except ValueError:
         raise _error(f"{name} is not hexadecimal", text, len(text)) from None
+
+
+def _brief(table: str) -> tuple[int, ...]:
+    """What a BRIEF display of a generic name asks for: the sort (the name always comes), or nothing else."""
+    return (_SUBTYPES[table],) if table in _SUBTYPES else ()
+
+
+def _for_subtype(command: int, given: Sequence[Parameter], params: list[Parameter]) -> list[Parameter]:
+    """Attributes whose keyword stands for another parameter on the command's subtype (SSLCIPH on CHLTYPE(MQTT)
+    is SSLCipherSuite), given as that parameter."""
+    table = table_of_command(command)
+    subtype_pid = _SUBTYPES.get(table)
+    shared = alternates(table, DIALECT) if subtype_pid else {}
+    subtype = next((p.value for p in given if p.parameter == subtype_pid and isinstance(p, Integer)), None)
+    if subtype is None or not shared:
+        return params
+    out: list[Parameter] = []
+    for p in params:
+        other = shared.get(p.parameter, {}).get(subtype)
+        if other is not None and isinstance(p, String):
+            p = String(other, p.value)
+        elif other is not None and isinstance(p, Integer):
+            p = Integer(other, p.value)
+        out.append(p)
+    return out
 
 
 def parse_command(text: str) -> list[Message]:
@@ -564,24 +599,33 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
         parts.append(f"LIKE({quote(source.rstrip(), always=quote_all)})")
         consumed.add(copy[1])
     listed = _SELECTOR_LISTS.get(message.command)
+    by_parameter: dict[int, str] = {}
+    for word, known in options.attributes.items():
+        by_parameter.setdefault(known.parameter, word)
+    table = table_of_command(message.command)
+    for base, others in (alternates(table, DIALECT) if table in OBJECT_TABLES else {}).items():
+        for other in others.values():  # SSLCipherSuite is written SSLCIPH, as SSLCipherSpec
+            if base in by_parameter:
+                by_parameter.setdefault(other, by_parameter[base])
     for item in message.parameters:
         parameter = item.parameter
         if parameter in consumed and not isinstance(item, (IntegerFilter, StringFilter)):
             continue
         if listed is not None and parameter == listed[0] and isinstance(item, IntegerList):
-            parts.extend(_selector_words(item.values, listed[1], listed[2], options))
+            generic = options.brief and "*" in (message.str_value(row.name) or "" if row.name else "")
+            parts.extend(_selector_words(item.values, listed[1], _brief(listed[1]) if generic else listed[2], options))
             continue
         if isinstance(item, (IntegerFilter, StringFilter)):
             parts.append(_where_text(item, quote_all, table_of_command(message.command)))
             continue
         if isinstance(item, StringList):
-            keyword = next((k for k, a in options.attributes.items() if a.parameter == parameter), None)
+            keyword = by_parameter.get(parameter)
             if keyword is None:
                 raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
             parts.append(f"{keyword}({','.join(quote(v.rstrip(), always=quote_all) for v in item.values)})")
             continue
         if isinstance(item, IntegerList) and (listed is None or parameter != listed[0]):
-            keyword = next((k for k, a in options.attributes.items() if a.parameter == parameter), None)
+            keyword = by_parameter.get(parameter)
             if keyword is None:
                 raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
             parts.append(f"{keyword}({','.join(_value_text(parameter, v, quote_all) for v in item.values)})")
@@ -598,7 +642,7 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
         if isinstance(item, Integer) and words is not None and words.to_word.get(item.value) in words.flags:
             parts.append(words.to_word[item.value])
             continue
-        keyword = keyed.get(parameter) or next((k for k, a in options.attributes.items() if a.parameter == parameter), None)
+        keyword = keyed.get(parameter) or by_parameter.get(parameter)
         if keyword is None:
             raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
         parts.append(f"{keyword}({_value_text(parameter, item.value, quote_all)})")
@@ -732,7 +776,7 @@ def display_entries(response: Message, table: str) -> list[str]:
             rest.append((item.parameter, entry))
     first.sort(key=lambda entry: not entry.startswith(("QUEUE(", "QMNAME(")))
     if table in ORDERED_TABLES and table not in _SORTED_STATUS:
-        order = {a.parameter: i for i, a in enumerate(_vocab().table(table).values())}
+        order = {a.parameter: i for i, a in enumerate(attributes_of(table))}  # every row (SSLCIPH's two)
         ranked = [entry for _, entry in sorted(rest, key=lambda pair: order.get(pair[0], len(order)))]
         # A row its table lists before the object's name shows before it (a subscription's SUBID, q020920_ example).
         ahead = {p for p, i in order.items() if name_parameter in order and i < order[name_parameter]}

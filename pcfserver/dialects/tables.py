@@ -226,6 +226,26 @@ def attributes_of(table: str) -> tuple[Attr, ...]:
     raise ValueError(f"unknown attribute table {table!r}")
 
 
+@cache
+def alternates(table: str, dialect: str) -> dict[int, dict[int, int]]:
+    """Rows of a kind's table that share a keyword: parameter -> {subtype: the parameter the keyword stands for there}.
+
+    IBM gives one MQSC keyword two PCF parameters by channel type (SSLCIPH is SSLCipherSpec, but SSLCipherSuite on an
+    MQTT channel: DEFINE CHANNEL (MQTT) q085610_, Inquire Channel q087430_), so the command languages pick the
+    parameter by the command's subtype."""
+    by_keyword: dict[str, list[Attr]] = {}
+    for a in object_attributes(table):
+        if a.keyword(dialect) and a.applies:
+            by_keyword.setdefault(a.keyword(dialect), []).append(a)
+    out: dict[int, dict[int, int]] = {}
+    for group in by_keyword.values():
+        for a in group:
+            other = {subtype: b.parameter for b in group if b is not a for subtype in b.applies if subtype not in a.applies}
+            if other:
+                out[a.parameter] = other
+    return out
+
+
 def _optional(text: str) -> int | None:
     return value_of(text) if text else None
 
@@ -237,7 +257,13 @@ def vocabulary(dialect: str) -> Vocabulary:
         raise ValueError(f"unknown command language {dialect!r}")
 
     def index(attrs: tuple[Attr, ...]) -> dict[str, Attr]:
-        return {a.keyword(dialect): a for a in attrs if a.keyword(dialect)}
+        # A keyword two rows share (SSLCIPH: SSLCipherSpec, and SSLCipherSuite on MQTT channels) names the first row;
+        # alternates() says which other parameter it stands for on the subtypes that take that one.
+        out: dict[str, Attr] = {}
+        for a in attrs:
+            if a.keyword(dialect):
+                out.setdefault(a.keyword(dialect), a)
+        return out
 
     to_value: dict[int, dict[str, AttrValue]] = {}
     to_word: dict[int, dict[AttrValue, str]] = {}
@@ -347,6 +373,7 @@ class ClParameter:
     command: str
     position: int
     keyword: str
+    parameter: int | None = None  # the PCF parameter when the command spells the keyword its own way (CHGMQMAUTI CLASSUSER)
 
 
 @cache
@@ -354,5 +381,6 @@ def ibmi_parameters() -> dict[str, tuple[ClParameter, ...]]:
     """IBM i parameters per command, in position order."""
     out: dict[str, list[ClParameter]] = {}
     for row in read_table("ibmi-parameters.tsv"):
-        out.setdefault(row["command"], []).append(ClParameter(row["command"], int(row["position"]), row["keyword"]))
+        own = row.get("parameter") or ""
+        out.setdefault(row["command"], []).append(ClParameter(row["command"], int(row["position"]), row["keyword"], value_of(own) if own else None))
     return {c: tuple(sorted(ps, key=lambda p: p.position)) for c, ps in out.items()}

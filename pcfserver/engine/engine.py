@@ -642,7 +642,7 @@ class Engine:
                     raise _Reject(mq.MQRCCF_CFST_STRING_LENGTH_ERR, pid)
                 rule = param.name_rule
                 if rule:
-                    self._check_name(text, rule, pid)
+                    self._check_name(text, rule, pid, param.name_reason)
                 if text and param.attribute is not None:
                     try:
                         text.encode(self._codec)
@@ -688,14 +688,15 @@ class Engine:
         raise _Reject(mq.MQRCCF_PARM_MISSING, expected.pid)
 
     @staticmethod
-    def _check_name(text: str, rule: str, pid: int) -> None:
+    def _check_name(text: str, rule: str, pid: int, reason: int = 0) -> None:
+        """``reason``: the kind's own for refused characters (a channel's 4044); blank stays MQRCCF_PARM_VALUE_ERROR."""
         if not text:
             raise _Reject(mq.MQRCCF_PARM_VALUE_ERROR, pid)
         if _OBJECT_NAME.match(text):
             return
         if rule == "generic" and _GENERIC_NAME.match(text):
             return
-        raise _Reject(mq.MQRCCF_OBJECT_NAME_ERROR, pid)
+        raise _Reject(reason or mq.MQRCCF_OBJECT_NAME_ERROR, pid)
 
     @staticmethod
     def _check_selectors(param: Param, selectors: tuple[int, ...]) -> tuple[int, ...]:

@@ -28,7 +28,7 @@ from pcfserver.codec.model import ByteString, Integer, IntegerFilter, IntegerLis
 from pcfserver.engine import responses
 from pcfserver.engine.context import EngineView
 from pcfserver.engine.filters import OBJECT_NAME, compare, generic_match
-from pcfserver.engine.kinds import HOOKS, RULES
+from pcfserver.engine.kinds import HOOKS, RULES, check_table_rules
 from pcfserver.engine.kinds.hooks import Hooks
 from pcfserver.engine.registry import NamedObject, Objects
 from pcfserver.engine.responses import Reject
@@ -258,6 +258,7 @@ def _define(
 
 
 def _check(engine: EngineView, kind: Kind, name: str, attrs: dict[int, ObjValue], old: NamedObject | None) -> None:
+    check_table_rules(kind.key, kind.subtype, name, attrs)
     rules = RULES.get(kind.key)
     if rules is not None:
         rules(engine, name, attrs, old)
@@ -315,17 +316,23 @@ def delete(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[
 # ---------------------------------------------------------------------------------- inquiries
 
 
-def _matching(engine: EngineView, kind: Kind, p: Parsed) -> list[NamedObject]:
-    """The objects a (generic) name and subtype select that the identity may display, in name order."""
+def _matching(engine: EngineView, kind: Kind, p: Parsed, names: bool = False) -> list[NamedObject]:
+    """The objects a (generic) name and subtype select that the identity may display, in name order.
+
+    Inquire Names (``names``) asked for every sort leaves out the kind's ``names_excludes`` (CLNTCONN channels)."""
     pattern = p.values.get(kind.name)  # (absent only where the kind names objects otherwise: a SubId)
     wanted = _given_subtype(kind, p)
+    every = not wanted or wanted == kind.subtype_all
+    excluded = kind.names_excludes if names and every else frozenset()
     objects = engine.objects.by_type[kind.object_type]
     out = []
     for name in sorted(objects):
         if isinstance(pattern, str) and not generic_match(pattern, name):
             continue
         record = objects[name]
-        if wanted and wanted != kind.subtype_all and _subtype_of(kind, record) != wanted:
+        if not every and _subtype_of(kind, record) != wanted:
+            continue
+        if excluded and _subtype_of(kind, record) in excluded:
             continue
         if engine.may_display(name, kind.object_type):
             out.append(record)
@@ -413,6 +420,6 @@ def inquire(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list
 
 def inquire_names(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Message]:
     width = _name_length(kind)
-    names = [r.name for r in _matching(engine, kind, p)]
+    names = [r.name for r in _matching(engine, kind, p, names=True)]
     params = (StringList(kind.names, tuple(n.ljust(width) for n in names), engine.ccsid),)
     return responses.numbered([responses.ok_response(command, params)])

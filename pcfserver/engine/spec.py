@@ -158,6 +158,7 @@ class Param:
     selectors: frozenset[int] | None
     attribute: Attribute | None
     applies_reason: int = 0  # given for a subtype that does not take it (0: the structure's PARM_ID_ERROR)
+    name_reason: int = 0  # a name (name_rule) with characters the rule refuses (0: MQRCCF_OBJECT_NAME_ERROR)
 
     def value_ok(self, value: int) -> bool:
         return in_domain(value, self.values, self.has_range, self.low, self.high)
@@ -413,7 +414,29 @@ def _command_param(row: dict[str, str], tables: tuple[dict[int, Attribute], ...]
         name_rule=row["name_rule"],
         selectors=selector_set,
         attribute=None,
+        name_reason=_name_reason(row, base),
     )
+
+
+def _name_reason(row: dict[str, str], base: Attribute | None) -> int:
+    """A name parameter's reason for characters its rule refuses: the value_reason its attribute table gives it
+    (a channel name's MQRCCF_CHANNEL_NAME_ERROR 4044), else 0 (MQRCCF_OBJECT_NAME_ERROR)."""
+    if not row["name_rule"] or base is None or base.value_reason == mq.MQRCCF_PARM_VALUE_ERROR:
+        return 0
+    return base.value_reason
+
+
+def _allow_every_sort(code: int, params: dict[int, Param]) -> None:
+    """An inquiry's subtype filter also takes the kind's subtype_all (MQCHT_ALL, MQXPT_ALL, MQAIT_ALL), which is no
+    value of the attribute itself: Inquire Channel Names q087520_, DISPLAY LISTENER TRPTYPE(ALL) q086170_, DISPLAY
+    AUTHINFO AUTHTYPE(ALL) q085990_."""
+    found = kinds.by_command().get(code)
+    if found is None or not found[1].startswith("INQUIRE"):
+        return
+    kind = found[0]
+    param = params.get(kind.subtype) if kind.subtype and kind.subtype_all is not None else None
+    if param is not None and param.values is not None and kind.subtype_all is not None:
+        params[kind.subtype] = replace(param, values=param.values | {kind.subtype_all})
 
 
 @cache
@@ -467,6 +490,7 @@ def spec() -> Spec:
                 continue
             param = _command_param(row, (own, queue_attrs, qmgr_attrs), selectors)
             params[param.pid] = param
+        _allow_every_sort(code, params)
         required = tuple(sorted((p for p in params.values() if p.required), key=lambda p: p.position))
         if [p.position for p in required] != list(range(1, len(required) + 1)):
             raise ValueError(f"commands.tsv: {name} required positions are not 1..n")
