@@ -106,6 +106,31 @@ def test_the_queued_pubsub_namelists_name_ibms_streams_and_subscription_point(en
     assert names("SYSTEM.DEFAULT.NAMELIST") == []
 
 
+def test_the_queued_pubsub_and_admin_topics_hold_ibms_attributes(engine: Engine) -> None:
+    # As a dmpmqcfg of IBM MQ 9.4 shows them (formats/default-objects.tsv [DMP]).
+    def topic(name: str) -> dict[int, object]:
+        return attributes(ok(engine, command(mq.MQCMD_INQUIRE_TOPIC, String(mq.MQCA_TOPIC_NAME, name)))[0])
+
+    admin_stream = topic("SYSTEM.BROKER.ADMIN.STREAM")
+    assert admin_stream[mq.MQCA_TOPIC_STRING] == "SYSTEM.BROKER.ADMIN.STREAM"
+    assert admin_stream[mq.MQCA_TOPIC_DESC] == "Admin stream for queued Pub/Sub interface"
+    assert (admin_stream[mq.MQIA_INHIBIT_PUB], admin_stream[mq.MQIA_INHIBIT_SUB]) == (mq.MQTA_PUB_AS_PARENT, mq.MQTA_SUB_AS_PARENT)
+    for name in ("SYSTEM.BROKER.ADMIN.STREAM", "SYSTEM.BROKER.DEFAULT.STREAM", "SYSTEM.BROKER.DEFAULT.SUBPOINT"):
+        attrs = topic(name)
+        assert (attrs[mq.MQIA_WILDCARD_OPERATION], attrs[mq.MQIA_MULTICAST]) == (mq.MQTA_BLOCK, mq.MQMC_DISABLED), name
+    admin = topic("SYSTEM.ADMIN.TOPIC")
+    assert admin[mq.MQCA_TOPIC_STRING] == "$SYS/MQ"
+    assert (admin[mq.MQIA_PUB_SCOPE], admin[mq.MQIA_SUB_SCOPE]) == (mq.MQSCOPE_QMGR, mq.MQSCOPE_QMGR)
+    assert admin[mq.MQCA_MODEL_DURABLE_Q] == "SYSTEM.DURABLE.MODEL.QUEUE"
+
+
+def test_the_default_ldap_authinfo_holds_ibms_attributes(engine: Engine) -> None:
+    [answer] = ok(engine, command(mq.MQCMD_INQUIRE_AUTH_INFO, String(mq.MQCA_AUTH_INFO_NAME, "SYSTEM.DEFAULT.AUTHINFO.IDPWLDAP")))
+    ldap = attributes(answer)
+    assert ldap[mq.MQIA_CHECK_CLIENT_BINDING] == mq.MQCHK_REQUIRED
+    assert (ldap[mq.MQCA_LDAP_USER_OBJECT_CLASS], ldap[mq.MQCA_LDAP_GROUP_OBJECT_CLASS]) == ("", "")
+
+
 def test_create_takes_every_unspecified_attribute_from_the_default_object(engine: Engine) -> None:
     ok(engine, change(DEFAULTS[L], L, Integer(mq.MQIA_MAX_Q_DEPTH, 1234), String(mq.MQCA_Q_DESC, "house default")))
     ok(engine, create("Q1", L, Integer(mq.MQIA_DEF_PRIORITY, 4)))

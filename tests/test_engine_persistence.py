@@ -251,7 +251,7 @@ def _registry_of_before_the_system_queues(path: Path, *users: str) -> None:
     marks = ",".join("?" * len(kept))
     db.execute(f"DELETE FROM queue_attrs WHERE name LIKE 'SYSTEM.%' AND name NOT IN ({marks})", kept)
     db.execute(f"DELETE FROM queues WHERE name LIKE 'SYSTEM.%' AND name NOT IN ({marks})", kept)
-    db.execute("DELETE FROM objects WHERE name LIKE 'SYSTEM.QPUBSUB.%'")
+    db.execute("DELETE FROM objects WHERE name LIKE 'SYSTEM.QPUBSUB.%' OR name='SYSTEM.ADMIN.TOPIC'")
     db.execute("DELETE FROM meta WHERE key='default_objects.queue'")
     db.execute("UPDATE meta SET value='1' WHERE key LIKE 'default_objects.%'")
     db.commit()
@@ -277,6 +277,8 @@ def test_a_registry_from_before_the_system_queues_gets_them_once_at_open(tmp_pat
     assert set(upgraded.queue_names()) == set(IBM_QUEUES) - {"SYSTEM.ADMIN.PERFM.EVENT"}
     assert inquire(upgraded, "SYSTEM.ADMIN.COMMAND.QUEUE", mq.MQIA_MAX_Q_DEPTH)[mq.MQIA_MAX_Q_DEPTH] == 3000
     assert _namelists(upgraded) == ["SYSTEM.DEFAULT.NAMELIST", "SYSTEM.QPUBSUB.QUEUE.NAMELIST", "SYSTEM.QPUBSUB.SUBPOINT.NAMELIST"]
+    topic = ok(upgraded, command(mq.MQCMD_INQUIRE_TOPIC, String(mq.MQCA_TOPIC_NAME, "SYSTEM.ADMIN.TOPIC")))
+    assert attributes(topic[0])[mq.MQCA_TOPIC_STRING] == "$SYS/MQ"
     # ... what the user had is left as it was: a changed default queue, one deleted, one of theirs by an IBM name
     assert inquire(upgraded, "SYSTEM.DEFAULT.INITIATION.QUEUE", mq.MQIA_MAX_Q_DEPTH)[mq.MQIA_MAX_Q_DEPTH] == 77
     assert inquire(upgraded, "SYSTEM.DEAD.LETTER.QUEUE", mq.MQCA_Q_DESC)[mq.MQCA_Q_DESC] == "mine"

@@ -55,7 +55,10 @@ LEGACY_KINDS = ("process", "namelist")
 QUEUE_KIND = "queue"  # queues' rows in default-objects.tsv (not a kind of kinds.tsv: engine/queues.py makes them)
 _OLD_MARK = "1"
 # Rows added to a kind after registries marked it "1".
-_ADDED_SINCE_MARK = {"namelist": frozenset(("SYSTEM.QPUBSUB.QUEUE.NAMELIST", "SYSTEM.QPUBSUB.SUBPOINT.NAMELIST"))}
+_ADDED_SINCE_MARK = {
+    "namelist": frozenset(("SYSTEM.QPUBSUB.QUEUE.NAMELIST", "SYSTEM.QPUBSUB.SUBPOINT.NAMELIST")),
+    "topic": frozenset(("SYSTEM.ADMIN.TOPIC",)),
+}
 # The queues a registry without a queue key was created with.
 _FIRST_QUEUES = frozenset(
     (
