@@ -61,6 +61,7 @@ def test_first_start_holds_ibms_default_queues(engine: Engine) -> None:
     assert local[mq.MQIA_DEF_INPUT_OPEN_OPTION] == mq.MQOO_INPUT_SHARED
     assert local[mq.MQIA_Q_DEPTH_HIGH_LIMIT] == 80 and local[mq.MQIA_Q_DEPTH_LOW_LIMIT] == 20
     assert local[mq.MQIA_CLWL_USEQ] == mq.MQCLWL_USEQ_AS_Q_MGR
+    assert local[mq.MQIA_HARDEN_GET_BACKOUT] == mq.MQQA_BACKOUT_HARDENED  # HARDENBO, as MQ 9.4's dmpmqcfg shows
     assert local[mq.MQIA_CURRENT_Q_DEPTH] == 0 and local[mq.MQIA_OPEN_INPUT_COUNT] == 0 and local[mq.MQIA_OPEN_OUTPUT_COUNT] == 0
     model = inquire(engine, DEFAULTS[M])
     assert model[mq.MQIA_DEFINITION_TYPE] == mq.MQQDT_TEMPORARY_DYNAMIC
