@@ -389,3 +389,9 @@ def test_a_batch_answers_each_command_and_a_failed_commit_undoes_the_whole_batch
     monkeypatch.undo()
     assert engine.execute_batch([]) == []
     ok(engine, create("B2"))
+
+
+def test_the_default_multicast_comminfo_holds_ibms_heartbeat_interval(engine: Engine) -> None:
+    # MCHBINT(2000) in a dmpmqcfg of MQ 9.4 (formats/default-objects.tsv [DMP]), not the table's 20000.
+    [answer] = ok(engine, command(mq.MQCMD_INQUIRE_COMM_INFO, String(mq.MQCA_COMM_INFO_NAME, "SYSTEM.DEFAULT.COMMINFO.MULTICAST")))
+    assert attributes(answer)[mq.MQIACH_MC_HB_INTERVAL] == 2000
