@@ -263,7 +263,11 @@ def test_processes_and_namelists_in_runmqsc_lines() -> None:
 
 def test_display_namelist_shows_every_attribute_in_runmqscs_order() -> None:
     execute = Recorder()
-    mqsc.run("DEFINE NAMELIST(SYSTEM.QPUBSUB.QUEUE.NAMELIST) NAMES(SYSTEM.BROKER.DEFAULT.STREAM,SYSTEM.BROKER.ADMIN.STREAM) DESCR('A list of queues')", execute)
+    # (a new queue manager holds IBM's namelist of that name: REPLACE gives it a shorter DESCR)
+    outcome = mqsc.run(
+        "DEFINE NAMELIST(SYSTEM.QPUBSUB.QUEUE.NAMELIST) NAMES(SYSTEM.BROKER.DEFAULT.STREAM,SYSTEM.BROKER.ADMIN.STREAM) DESCR('A list of queues') REPLACE", execute
+    )
+    assert outcome.status == "ok", outcome.lines
     lines = mqsc.run("DISPLAY NAMELIST(SYSTEM.QPUBSUB.QUEUE.NAMELIST)", execute).lines
     # runmqsc 9.1: NAMELIST, NAMCOUNT, NAMES (one name a line, continued under the parenthesis), DESCR, ALTDATE, ALTTIME;
     # the pairs two to a line follow this server's layout (runmqsc put NAMELIST and NAMCOUNT on lines of their own there)

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 from engine_support import (
+    IBM_QUEUES,
     ORDERS,
     attributes,
     change,
@@ -39,8 +40,6 @@ DEFAULTS = {
     A: "SYSTEM.DEFAULT.ALIAS.QUEUE",
     R: "SYSTEM.DEFAULT.REMOTE.QUEUE",
 }
-# Local queues a new queue manager also has: where performance events and trigger messages go.
-SYSTEM_QUEUES = ("SYSTEM.ADMIN.PERFM.EVENT", "SYSTEM.DEFAULT.INITIATION.QUEUE")
 
 
 @pytest.fixture
@@ -53,9 +52,8 @@ def test_first_start_holds_ibms_default_queues(engine: Engine) -> None:
     names = answer[0].parameters[0]
     types = answer[0].parameters[1]
     assert isinstance(names, StringList) and isinstance(types, IntegerList)
-    assert [n.rstrip() for n in names.values] == sorted([*DEFAULTS.values(), *SYSTEM_QUEUES])
-    expected = {v: k for k, v in DEFAULTS.items()} | dict.fromkeys(SYSTEM_QUEUES, L)
-    assert dict(zip((n.rstrip() for n in names.values), types.values, strict=True)) == expected
+    assert [n.rstrip() for n in names.values] == sorted(IBM_QUEUES)
+    assert dict(zip((n.rstrip() for n in names.values), types.values, strict=True)) == IBM_QUEUES
     local = inquire(engine, DEFAULTS[L])
     # IBM's shipped Multiplatforms defaults (queue-attributes.tsv, S1/S2/S13)
     assert local[mq.MQIA_MAX_Q_DEPTH] == 5000
@@ -63,12 +61,75 @@ def test_first_start_holds_ibms_default_queues(engine: Engine) -> None:
     assert local[mq.MQIA_DEF_INPUT_OPEN_OPTION] == mq.MQOO_INPUT_SHARED
     assert local[mq.MQIA_Q_DEPTH_HIGH_LIMIT] == 80 and local[mq.MQIA_Q_DEPTH_LOW_LIMIT] == 20
     assert local[mq.MQIA_CLWL_USEQ] == mq.MQCLWL_USEQ_AS_Q_MGR
+    assert local[mq.MQIA_HARDEN_GET_BACKOUT] == mq.MQQA_BACKOUT_HARDENED  # HARDENBO, as MQ 9.4's dmpmqcfg shows
     assert local[mq.MQIA_CURRENT_Q_DEPTH] == 0 and local[mq.MQIA_OPEN_INPUT_COUNT] == 0 and local[mq.MQIA_OPEN_OUTPUT_COUNT] == 0
     model = inquire(engine, DEFAULTS[M])
     assert model[mq.MQIA_DEFINITION_TYPE] == mq.MQQDT_TEMPORARY_DYNAMIC
     assert model[mq.MQIA_DEF_INPUT_OPEN_OPTION] == mq.MQOO_INPUT_EXCLUSIVE
     alias = inquire(engine, DEFAULTS[A])
     assert alias[mq.MQIA_BASE_TYPE] == mq.MQOT_Q
+
+
+def test_the_system_queues_hold_ibms_attributes(engine: Engine) -> None:
+    # As a dmpmqcfg of IBM MQ 9.4 shows them (formats/default-objects.tsv [DMP]).
+    command_queue = inquire(engine, "SYSTEM.ADMIN.COMMAND.QUEUE")
+    assert command_queue[mq.MQIA_MAX_Q_DEPTH] == 3000 and command_queue[mq.MQIA_MAX_MSG_LENGTH] == 32762
+    assert command_queue[mq.MQIA_DEF_INPUT_OPEN_OPTION] == mq.MQOO_INPUT_EXCLUSIVE
+    assert command_queue[mq.MQIA_SHAREABILITY] == mq.MQQA_NOT_SHAREABLE
+    assert command_queue[mq.MQCA_Q_DESC] == "IBM MQ Administration Command Queue"
+    durable = inquire(engine, "SYSTEM.DURABLE.MODEL.QUEUE")
+    assert durable[mq.MQIA_DEFINITION_TYPE] == mq.MQQDT_PERMANENT_DYNAMIC
+    assert durable[mq.MQIA_DEF_INPUT_OPEN_OPTION] == mq.MQOO_INPUT_SHARED and durable[mq.MQIA_MAX_Q_DEPTH] == 999999999
+    non_durable = inquire(engine, "SYSTEM.NDURABLE.MODEL.QUEUE")
+    assert non_durable[mq.MQIA_DEFINITION_TYPE] == mq.MQQDT_TEMPORARY_DYNAMIC
+    assert non_durable[mq.MQIA_DEF_READ_AHEAD] == mq.MQREADA_YES
+    assert inquire(engine, "SYSTEM.CLUSTER.TRANSMIT.QUEUE")[mq.MQIA_USAGE] == mq.MQUS_TRANSMISSION
+    sync = inquire(engine, "SYSTEM.CHANNEL.SYNCQ")
+    assert (sync[mq.MQIA_DEF_PERSISTENCE], sync[mq.MQIA_MAX_Q_DEPTH], sync[mq.MQIA_Q_DEPTH_LOW_LIMIT]) == (mq.MQPER_PERSISTENT, 20000, 40)
+    # The dead-letter queue exists, but the queue manager names none (DEADQ blank) until told to.
+    assert inquire(engine, "SYSTEM.DEAD.LETTER.QUEUE")[mq.MQIA_MAX_Q_DEPTH] == 999999999
+    qmgr = attributes(ok(engine, command(mq.MQCMD_INQUIRE_Q_MGR))[0])
+    assert qmgr[mq.MQCA_DEAD_LETTER_Q_NAME].strip() == ""
+    # What a queue's row does not name comes from its type's default object.
+    activity = inquire(engine, "SYSTEM.ADMIN.ACTIVITY.QUEUE")
+    assert (activity[mq.MQIA_MAX_Q_DEPTH], activity[mq.MQIA_DEF_INPUT_OPEN_OPTION]) == (5000, mq.MQOO_INPUT_SHARED)
+
+
+def test_the_queued_pubsub_namelists_name_ibms_streams_and_subscription_point(engine: Engine) -> None:
+    def names(namelist: str) -> list[str]:
+        [answer] = ok(engine, command(mq.MQCMD_INQUIRE_NAMELIST, String(mq.MQCA_NAMELIST_NAME, namelist)))
+        [found] = [p for p in answer.parameters if p.parameter == mq.MQCA_NAMES]
+        assert isinstance(found, StringList)
+        return [n.rstrip() for n in found.values]
+
+    assert names("SYSTEM.QPUBSUB.QUEUE.NAMELIST") == ["SYSTEM.BROKER.DEFAULT.STREAM", "SYSTEM.BROKER.ADMIN.STREAM"]
+    assert names("SYSTEM.QPUBSUB.SUBPOINT.NAMELIST") == ["SYSTEM.BROKER.DEFAULT.SUBPOINT"]
+    assert names("SYSTEM.DEFAULT.NAMELIST") == []
+
+
+def test_the_queued_pubsub_and_admin_topics_hold_ibms_attributes(engine: Engine) -> None:
+    # As a dmpmqcfg of IBM MQ 9.4 shows them (formats/default-objects.tsv [DMP]).
+    def topic(name: str) -> dict[int, object]:
+        return attributes(ok(engine, command(mq.MQCMD_INQUIRE_TOPIC, String(mq.MQCA_TOPIC_NAME, name)))[0])
+
+    admin_stream = topic("SYSTEM.BROKER.ADMIN.STREAM")
+    assert admin_stream[mq.MQCA_TOPIC_STRING] == "SYSTEM.BROKER.ADMIN.STREAM"
+    assert admin_stream[mq.MQCA_TOPIC_DESC] == "Admin stream for queued Pub/Sub interface"
+    assert (admin_stream[mq.MQIA_INHIBIT_PUB], admin_stream[mq.MQIA_INHIBIT_SUB]) == (mq.MQTA_PUB_AS_PARENT, mq.MQTA_SUB_AS_PARENT)
+    for name in ("SYSTEM.BROKER.ADMIN.STREAM", "SYSTEM.BROKER.DEFAULT.STREAM", "SYSTEM.BROKER.DEFAULT.SUBPOINT"):
+        attrs = topic(name)
+        assert (attrs[mq.MQIA_WILDCARD_OPERATION], attrs[mq.MQIA_MULTICAST]) == (mq.MQTA_BLOCK, mq.MQMC_DISABLED), name
+    admin = topic("SYSTEM.ADMIN.TOPIC")
+    assert admin[mq.MQCA_TOPIC_STRING] == "$SYS/MQ"
+    assert (admin[mq.MQIA_PUB_SCOPE], admin[mq.MQIA_SUB_SCOPE]) == (mq.MQSCOPE_QMGR, mq.MQSCOPE_QMGR)
+    assert admin[mq.MQCA_MODEL_DURABLE_Q] == "SYSTEM.DURABLE.MODEL.QUEUE"
+
+
+def test_the_default_ldap_authinfo_holds_ibms_attributes(engine: Engine) -> None:
+    [answer] = ok(engine, command(mq.MQCMD_INQUIRE_AUTH_INFO, String(mq.MQCA_AUTH_INFO_NAME, "SYSTEM.DEFAULT.AUTHINFO.IDPWLDAP")))
+    ldap = attributes(answer)
+    assert ldap[mq.MQIA_CHECK_CLIENT_BINDING] == mq.MQCHK_REQUIRED
+    assert (ldap[mq.MQCA_LDAP_USER_OBJECT_CLASS], ldap[mq.MQCA_LDAP_GROUP_OBJECT_CLASS]) == ("", "")
 
 
 def test_create_takes_every_unspecified_attribute_from_the_default_object(engine: Engine) -> None:
@@ -156,7 +217,7 @@ def test_generic_inquire_answers_one_numbered_message_per_queue(engine: Engine) 
     assert [m.msg_seq_number for m in answer] == [1, 2, 3]
     assert [m.control for m in answer] == [0, 0, 1]
     everything = ok(engine, command(mq.MQCMD_INQUIRE_Q, qname("*"), qtype(L)))
-    assert len(everything) == 4 + 1 + len(SYSTEM_QUEUES)  # APP.A-C, OTHER, the default local queue, the system queues
+    assert len(everything) == 4 + sum(t == L for t in IBM_QUEUES.values())  # APP.A-C, OTHER, IBM's local queues
 
 
 def test_inquire_filters(engine: Engine) -> None:
@@ -329,3 +390,9 @@ def test_a_batch_answers_each_command_and_a_failed_commit_undoes_the_whole_batch
     monkeypatch.undo()
     assert engine.execute_batch([]) == []
     ok(engine, create("B2"))
+
+
+def test_the_default_multicast_comminfo_holds_ibms_heartbeat_interval(engine: Engine) -> None:
+    # MCHBINT(2000) in a dmpmqcfg of MQ 9.4 (formats/default-objects.tsv [DMP]), not the table's 20000.
+    [answer] = ok(engine, command(mq.MQCMD_INQUIRE_COMM_INFO, String(mq.MQCA_COMM_INFO_NAME, "SYSTEM.DEFAULT.COMMINFO.MULTICAST")))
+    assert attributes(answer)[mq.MQIACH_MC_HB_INTERVAL] == 2000

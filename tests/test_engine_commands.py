@@ -115,10 +115,21 @@ CASES = [
     Case("create ClusterName and ClusterNamelist", create("Q1", L, S(mq.MQCA_CLUSTER_NAME, "C"), S(mq.MQCA_CLUSTER_NAMELIST, "N")), mq.MQRCCF_CLUSTER_NAME_CONFLICT),
     Case("create ClusterName alone", create("Q1", L, S(mq.MQCA_CLUSTER_NAME, "C")), OK),
     Case("create transmission queue in a cluster", create("X1", L, I(mq.MQIA_USAGE, 1), S(mq.MQCA_CLUSTER_NAME, "C")), mq.MQRCCF_CLUSTER_Q_USAGE_ERROR),
-    Case("create SYSTEM.CHANNEL.INITQ in a cluster", create("SYSTEM.CHANNEL.INITQ", L, S(mq.MQCA_CLUSTER_NAME, "C")), mq.MQRCCF_CLUSTER_Q_USAGE_ERROR),
+    # (IBM's SYSTEM.CHANNEL.INITQ exists on a new queue manager: Change it, or Create it again with Replace)
+    Case("change SYSTEM.CHANNEL.INITQ into a cluster", change("SYSTEM.CHANNEL.INITQ", L, S(mq.MQCA_CLUSTER_NAME, "C")), mq.MQRCCF_CLUSTER_Q_USAGE_ERROR),
+    Case(
+        "replace SYSTEM.CHANNEL.INITQ into a cluster",
+        create("SYSTEM.CHANNEL.INITQ", L, S(mq.MQCA_CLUSTER_NAME, "C"), I(mq.MQIACF_REPLACE, mq.MQRP_YES)),
+        mq.MQRCCF_CLUSTER_Q_USAGE_ERROR,
+    ),
     Case("create with cell scope", create("Q1", L, I(mq.MQIA_SCOPE, mq.MQSCO_CELL)), mq.MQRCCF_CELL_DIR_NOT_AVAILABLE, (PID, mq.MQIA_SCOPE)),
     Case("create ClusterChannelName 20", create("X1", L, I(mq.MQIA_USAGE, mq.MQUS_TRANSMISSION), S(mq.MQCA_CLUS_CHL_NAME, "C" * 20)), OK),
     Case("create ClusterChannelName on a normal queue", create("X1", L, S(mq.MQCA_CLUS_CHL_NAME, "C")), mq.MQRCCF_CLUS_XMIT_Q_USAGE_ERROR),
+    # ClusterChannelName applies to model queues too (SYSTEM.CLUSTER.TRANSMIT.MODEL.QUEUE; dmpmqcfg writes CLCHNAME(' ') on every model)
+    Case("create model ClusterChannelName blank", create("M1", M, S(mq.MQCA_CLUS_CHL_NAME, "")), OK),
+    Case("create model transmission ClusterChannelName", create("M1", M, I(mq.MQIA_USAGE, mq.MQUS_TRANSMISSION), S(mq.MQCA_CLUS_CHL_NAME, "C.*")), OK),
+    Case("create model ClusterChannelName on a normal queue", create("M1", M, S(mq.MQCA_CLUS_CHL_NAME, "C")), mq.MQRCCF_CLUS_XMIT_Q_USAGE_ERROR),
+    Case("create alias ClusterChannelName", create("A1", A, S(mq.MQCA_CLUS_CHL_NAME, "")), mq.MQRCCF_CFST_PARM_ID_ERROR, (PID, mq.MQCA_CLUS_CHL_NAME)),
     Case("create ClusterChannelName 21", create("X1", L, S(mq.MQCA_CLUS_CHL_NAME, "C" * 21)), mq.MQRCCF_CFST_STRING_LENGTH_ERR, (PID, mq.MQCA_CLUS_CHL_NAME)),
     Case("create MQCFT_COMMAND version 1", command(mq.MQCMD_CREATE_Q, qname("Q1"), qtype(L), version=1, kind=mq.MQCFT_COMMAND), OK),
     Case("create MQCFT_COMMAND_XR version 2", command(mq.MQCMD_CREATE_Q, qname("Q1"), qtype(L), version=2), OK),

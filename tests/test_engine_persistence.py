@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from engine_support import attributes, change, command, create, delete, inquire, ok, qname, reason
+from engine_support import IBM_QUEUES, attributes, change, command, create, delete, inquire, ok, qname, reason
 
 from pcfserver import mq
 from pcfserver.codec import Integer, Message, String
@@ -139,8 +139,7 @@ def test_a_failed_commit_leaves_nothing_on_disk(tmp_path: Path, monkeypatch: pyt
     monkeypatch.undo()
     engine.close()
     engine = open_engine(tmp_path)
-    defaults = [f"SYSTEM.DEFAULT.{t}.QUEUE" for t in ("LOCAL", "MODEL", "ALIAS", "REMOTE")]
-    assert engine.queue_names() == sorted(["BEFORE", *defaults, "SYSTEM.ADMIN.PERFM.EVENT", "SYSTEM.DEFAULT.INITIATION.QUEUE"])
+    assert engine.queue_names() == sorted(["BEFORE", *IBM_QUEUES])
     assert inquire(engine, "BEFORE", mq.MQIA_MAX_Q_DEPTH)[mq.MQIA_MAX_Q_DEPTH] == 5000
     engine.close()
 
@@ -224,10 +223,10 @@ def test_a_version_1_database_is_migrated_with_its_data(tmp_path: Path) -> None:
     db.close()
     migrated = open_engine(tmp_path)
     assert inquire(migrated, "FROM.V1", mq.MQIA_MAX_Q_DEPTH)[mq.MQIA_MAX_Q_DEPTH] == 55
-    # the upgrade brings IBM's default process and namelist, as a new queue manager has them
-    for code, pid in ((mq.MQCMD_INQUIRE_PROCESS_NAMES, mq.MQCA_PROCESS_NAME), (mq.MQCMD_INQUIRE_NAMELIST_NAMES, mq.MQCA_NAMELIST_NAME)):
+    # the upgrade brings IBM's default process and namelists, as a new queue manager has them
+    for code, pid, count in ((mq.MQCMD_INQUIRE_PROCESS_NAMES, mq.MQCA_PROCESS_NAME, 1), (mq.MQCMD_INQUIRE_NAMELIST_NAMES, mq.MQCA_NAMELIST_NAME, 3)):
         [names] = ok(migrated, command(code, String(pid, "SYSTEM.*")))
-        assert len(names.parameters[0].values) == 1
+        assert len(names.parameters[0].values) == count
     # and IBM's three default channel authentication rules
     assert len(ok(migrated, command(mq.MQCMD_INQUIRE_CHLAUTH_RECS, String(mq.MQCACH_CHANNEL_NAME, "*")))) == 3
     ok(migrated, command(mq.MQCMD_DELETE_PROCESS, String(mq.MQCA_PROCESS_NAME, "SYSTEM.DEFAULT.PROCESS")))
@@ -240,6 +239,66 @@ def test_a_version_1_database_is_migrated_with_its_data(tmp_path: Path) -> None:
     assert inquire(reopened, "FROM.V1", mq.MQIA_MAX_Q_DEPTH)[mq.MQIA_MAX_Q_DEPTH] == 66
     # a default object deleted after the upgrade stays deleted
     assert reason(reopened.execute(command(mq.MQCMD_INQUIRE_PROCESS, String(mq.MQCA_PROCESS_NAME, "SYSTEM.DEFAULT.PROCESS")))) == mq.MQRC_UNKNOWN_OBJECT_NAME
+    reopened.close()
+
+
+def _registry_of_before_the_system_queues(path: Path, *users: str) -> None:
+    """Makes the registry at ``path`` as the releases that made only six queues and one namelist wrote it (with the
+    user's own queues ``users``)."""
+    first = ("SYSTEM.DEFAULT.LOCAL.QUEUE", "SYSTEM.DEFAULT.MODEL.QUEUE", "SYSTEM.DEFAULT.ALIAS.QUEUE", "SYSTEM.DEFAULT.REMOTE.QUEUE")
+    kept = (*first, "SYSTEM.ADMIN.PERFM.EVENT", "SYSTEM.DEFAULT.INITIATION.QUEUE", *users)
+    db = sqlite3.connect(path / DB_NAME)
+    marks = ",".join("?" * len(kept))
+    db.execute(f"DELETE FROM queue_attrs WHERE name LIKE 'SYSTEM.%' AND name NOT IN ({marks})", kept)
+    db.execute(f"DELETE FROM queues WHERE name LIKE 'SYSTEM.%' AND name NOT IN ({marks})", kept)
+    db.execute("DELETE FROM objects WHERE name LIKE 'SYSTEM.QPUBSUB.%' OR name='SYSTEM.ADMIN.TOPIC'")
+    db.execute("DELETE FROM meta WHERE key='default_objects.queue'")
+    db.execute("UPDATE meta SET value='1' WHERE key LIKE 'default_objects.%'")
+    db.commit()
+    db.close()
+
+
+def _namelists(engine: Engine) -> list[str]:
+    [names] = ok(engine, command(mq.MQCMD_INQUIRE_NAMELIST_NAMES, String(mq.MQCA_NAMELIST_NAME, "*")))
+    return sorted(v.rstrip() for v in names.parameters[0].values)  # type: ignore[attr-defined]
+
+
+def test_a_registry_from_before_the_system_queues_gets_them_once_at_open(tmp_path: Path) -> None:
+    engine = open_engine(tmp_path)
+    ok(engine, change("SYSTEM.DEFAULT.INITIATION.QUEUE", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 77)))
+    ok(engine, delete("SYSTEM.ADMIN.PERFM.EVENT"))  # the user's own choice, before the upgrade
+    # a queue of the user's own by a name IBM's later release uses
+    ok(engine, change("SYSTEM.DEAD.LETTER.QUEUE", mq.MQQT_LOCAL, String(mq.MQCA_Q_DESC, "mine")))
+    engine.close()
+    _registry_of_before_the_system_queues(tmp_path, "SYSTEM.DEAD.LETTER.QUEUE")
+
+    upgraded = open_engine(tmp_path)
+    # IBM's system queues and the queued pub/sub namelists arrive, with IBM's attributes ...
+    assert set(upgraded.queue_names()) == set(IBM_QUEUES) - {"SYSTEM.ADMIN.PERFM.EVENT"}
+    assert inquire(upgraded, "SYSTEM.ADMIN.COMMAND.QUEUE", mq.MQIA_MAX_Q_DEPTH)[mq.MQIA_MAX_Q_DEPTH] == 3000
+    assert _namelists(upgraded) == ["SYSTEM.DEFAULT.NAMELIST", "SYSTEM.QPUBSUB.QUEUE.NAMELIST", "SYSTEM.QPUBSUB.SUBPOINT.NAMELIST"]
+    topic = ok(upgraded, command(mq.MQCMD_INQUIRE_TOPIC, String(mq.MQCA_TOPIC_NAME, "SYSTEM.ADMIN.TOPIC")))
+    assert attributes(topic[0])[mq.MQCA_TOPIC_STRING] == "$SYS/MQ"
+    # ... what the user had is left as it was: a changed default queue, one deleted, one of theirs by an IBM name
+    assert inquire(upgraded, "SYSTEM.DEFAULT.INITIATION.QUEUE", mq.MQIA_MAX_Q_DEPTH)[mq.MQIA_MAX_Q_DEPTH] == 77
+    assert inquire(upgraded, "SYSTEM.DEAD.LETTER.QUEUE", mq.MQCA_Q_DESC)[mq.MQCA_Q_DESC] == "mine"
+    # and they are made once: deleted after the upgrade, they stay deleted
+    ok(upgraded, delete("SYSTEM.ADMIN.COMMAND.QUEUE"))
+    ok(upgraded, command(mq.MQCMD_DELETE_NAMELIST, String(mq.MQCA_NAMELIST_NAME, "SYSTEM.QPUBSUB.QUEUE.NAMELIST")))
+    upgraded.close()
+    reopened = open_engine(tmp_path)
+    assert "SYSTEM.ADMIN.COMMAND.QUEUE" not in reopened.queue_names()
+    assert "SYSTEM.ADMIN.PERFM.EVENT" not in reopened.queue_names()
+    assert _namelists(reopened) == ["SYSTEM.DEFAULT.NAMELIST", "SYSTEM.QPUBSUB.SUBPOINT.NAMELIST"]
+    reopened.close()
+
+
+def test_a_new_queue_manager_deleting_a_system_queue_keeps_it_deleted(tmp_path: Path) -> None:
+    engine = open_engine(tmp_path)
+    ok(engine, delete("SYSTEM.DEAD.LETTER.QUEUE"))
+    engine.close()
+    reopened = open_engine(tmp_path)
+    assert set(reopened.queue_names()) == set(IBM_QUEUES) - {"SYSTEM.DEAD.LETTER.QUEUE"}
     reopened.close()
 
 

@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from engine_support import change, command, copy, create, delete, qname, reason, reason_text, run
+from engine_support import IBM_QUEUES, change, command, copy, create, delete, qname, reason, reason_text, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,7 +38,6 @@ DEFAULT_OBJECTS = {
     "SYSTEM.DEFAULT.ALIAS.QUEUE": A,
     "SYSTEM.DEFAULT.REMOTE.QUEUE": R,
 }
-SYSTEM_QUEUES = ("SYSTEM.ADMIN.PERFM.EVENT", "SYSTEM.DEFAULT.INITIATION.QUEUE")
 NAMES = ["APP.A", "APP.B", "APP.C", "SYSTEM.DEFAULT.LOCAL.QUEUE", "SYSTEM.DEFAULT.ALIAS.QUEUE"]
 TYPES = [L, M, A, R]
 # Tracked attributes: id -> strategy of valid values.
@@ -85,10 +84,11 @@ class Model:
             assert tracked is not None
             self.queues[name] = (kind, tracked[1])
             self.table[kind] = dict(tracked[1])
-        for name in SYSTEM_QUEUES:  # made at first start too; the sequences never name them
-            tracked = read(engine, name)
-            assert tracked is not None
-            self.queues[name] = (L, tracked[1])
+        for name, kind in IBM_QUEUES.items():  # made at first start too; the sequences name only the defaults
+            if name not in DEFAULT_OBJECTS:
+                tracked = read(engine, name)
+                assert tracked is not None
+                self.queues[name] = (kind, tracked[1])
 
     def defaults(self, kind: int) -> dict[int, Any]:
         for name, k in DEFAULT_OBJECTS.items():

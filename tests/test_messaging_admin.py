@@ -86,7 +86,8 @@ def test_move_moves_everything_keeping_order_priority_and_context(qm: QueueManag
         ((), "SYSTEM.DEFAULT.ALIAS.QUEUE", "DST", mq.MQRCCF_Q_WRONG_TYPE),
         ((), "SRC", "SRC", mq.MQRCCF_PARM_CONFLICT),
         ((change("DST", L, Integer(mq.MQIA_USAGE, mq.MQUS_TRANSMISSION)),), "SRC", "DST", mq.MQRCCF_Q_ATTR_CONFLICT),
-        ((change("DST", L, Integer(mq.MQIA_HARDEN_GET_BACKOUT, 1)),), "SRC", "DST", mq.MQRCCF_Q_ATTR_CONFLICT),
+        # (both queues start HARDENBO, as SYSTEM.DEFAULT.LOCAL.QUEUE is: the target differs by NOHARDENBO)
+        ((change("DST", L, Integer(mq.MQIA_HARDEN_GET_BACKOUT, mq.MQQA_BACKOUT_NOT_HARDENED)),), "SRC", "DST", mq.MQRCCF_Q_ATTR_CONFLICT),
     ],
 )
 def test_move_rules_answer_their_reasons(qm: QueueManager, setup: tuple[Message, ...], source: str, target: str, expected: int) -> None:

@@ -38,7 +38,7 @@ from pcfserver.engine.filters import GENERIC_NAME as _GENERIC_NAME
 from pcfserver.engine.filters import OBJECT_NAME as _OBJECT_NAME
 from pcfserver.engine.kinds import topic
 from pcfserver.engine.messages import MQIError
-from pcfserver.engine.messaging import EVENT_QUEUE, MessageLayer
+from pcfserver.engine.messaging import MessageLayer
 from pcfserver.engine.queues import Queues, parameter_of
 from pcfserver.engine.registry import Queue as Queue  # re-exported: the rooms and tests name it here
 from pcfserver.engine.responses import Reject as _Reject
@@ -47,21 +47,18 @@ from pcfserver.engine.spec import (
     FAMILY,
     OPERATOR_REASON,
     PARM_ID_REASON,
-    QUEUE_TYPES,
     STRING_LENGTH_REASON,
     Attribute,
     AttrValue,
     CommandSpec,
     Param,
     byte_text,
-    default_object_name,
     spec,
 )
 from pcfserver.engine.store import (
     AnyOp,
     MemoryStore,
     Op,
-    PutQueue,
     SetAttrs,
     SetMeta,
     SetQmgr,
@@ -113,9 +110,6 @@ _CLUS_CHL_NAME = mq.MQCA_CLUS_CHL_NAME
 _CHECKED_TOGETHER = frozenset((_CLUSTER_NAME, _CLUSTER_NAMELIST, _USAGE, _SCOPE, _CLUS_CHL_NAME))
 # Runtime status reported by Inquire Queue (not kept in the store: no messages exist here).
 _STATUS_SLOT = {mq.MQIA_CURRENT_Q_DEPTH: 0, mq.MQIA_OPEN_INPUT_COUNT: 1, mq.MQIA_OPEN_OUTPUT_COUNT: 2}
-# Local queues a new queue manager has besides the default objects (IBM MQ creates these too):
-# where performance events and trigger messages go.
-_SYSTEM_QUEUES = (EVENT_QUEUE, "SYSTEM.DEFAULT.INITIATION.QUEUE")
 # Queues that cannot be cluster queues (S8, MQRCCF_CLUSTER_Q_USAGE_ERROR 3090).
 _NOT_CLUSTERABLE = frozenset(
     (
@@ -243,7 +237,7 @@ class Engine:
         self._codec = codec
 
     def _seed(self, qmgr: str, ccsid: int) -> None:
-        """First start: the queue manager attributes and IBM's four default queues."""
+        """First start: the queue manager attributes and IBM's default objects (formats/default-objects.tsv)."""
         self._set_identity(qmgr, ccsid)
         date, clock = self._now()
         for attr in self._spec.qmgr_attributes.values():
@@ -252,16 +246,9 @@ class Engine:
             SetMeta((("qmgr_name", qmgr), ("ccsid", str(ccsid)), ("created", f"{date} {clock}"))),
             SetQmgr(tuple(self._qmgr.items())),
         ]
-        for qtype in QUEUE_TYPES.values():
-            name = default_object_name(qtype)
-            attrs = self.queues.new_attrs(qtype, dict(self.queues.table_defaults[qtype]), None)
-            self._queues[name] = Queue(name, qtype, attrs)
-            ops.append(PutQueue(name, qtype, attrs))
-        for name in _SYSTEM_QUEUES:
-            attrs = self.queues.new_attrs(_QT_LOCAL, dict(self.queues.table_defaults[_QT_LOCAL]), None)
-            self._queues[name] = Queue(name, _QT_LOCAL, attrs)
-            ops.append(PutQueue(name, _QT_LOCAL, attrs))
-        self._store.commit([*ops, *objects.seed(self), *chlauth.seed(self)])
+        todo = objects.pending(None)
+        ops += self.queues.seed(todo[objects.QUEUE_KIND])
+        self._store.commit([*ops, *objects.seed(self, todo), objects.mark(None, todo), *chlauth.seed(self)])
 
     def _qmgr_default(self, attr: Attribute, date: str, clock: str) -> AttrValue:
         """A queue manager attribute's value at creation (qmgr-attributes.tsv's default, its @tokens filled in)."""
@@ -302,9 +289,12 @@ class Engine:
             self._queues[name] = Queue(name, qtype, complete)
         self.messaging.load(snapshot.messages)
         self.authority.records.update({key: frozenset(auths) for key, auths in snapshot.authrecs.items()})
-        missing = objects.load(self, snapshot)
-        if missing:
-            self._store.commit(objects.seed(self, missing))
+        objects.load(self, snapshot)
+        # Default objects added to default-objects.tsv after the registry was written (each once).
+        todo = objects.pending(snapshot.meta)
+        if todo:
+            queues = self.queues.seed(todo.get(objects.QUEUE_KIND, ()))
+            self._store.commit([*queues, *objects.seed(self, todo), objects.mark(snapshot.meta, todo)])
         if chlauth.load(self, snapshot):
             self._store.commit(chlauth.seed(self))
 

@@ -18,9 +18,9 @@ its undo and its store operation, so a command applies whole or not at all and c
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
-from functools import partial
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from functools import cache, partial
 from typing import Protocol
 
 from pcfserver import kinds, mq
@@ -37,7 +37,7 @@ from pcfserver.engine.store import AnyOp, DeleteObject, ObjValue, PutObject, Set
 from pcfserver.kinds import Kind
 from pcfserver.tables import read_table, value_of
 
-__all__ = ["NamedObject", "Objects", "handlers", "load", "seed"]
+__all__ = ["DefaultRow", "NamedObject", "Objects", "default_rows", "handlers", "load", "mark", "overrides", "pending", "seed"]
 
 _ALL = mq.MQIACF_ALL
 _REPLACE = mq.MQIACF_REPLACE
@@ -45,12 +45,107 @@ _ALT_DATE = mq.MQCA_ALTERATION_DATE
 _ALT_TIME = mq.MQCA_ALTERATION_TIME
 _NAME_COUNT = mq.MQIA_NAME_COUNT
 _NAMES = mq.MQCA_NAMES
-# The store's metadata key saying a kind's default objects were made (a registry from before the kind existed gets
-# them at its next open, as IBM's upgrade does; deleting one later is respected).  Registries written before kinds
-# had keys of their own hold LEGACY_KEY, which stands for the process and namelist defaults.
+# The store's metadata keys recording which default objects of a kind were made: ``default_objects.<kind>`` holds
+# their names, space-separated, so a registry written before a row of default-objects.tsv existed gets that object
+# at its next open, as IBM's upgrade adds them, and one deleted later is not made again.  Older registries hold "1"
+# there (every row of the kind then, see _ADDED_SINCE_MARK), LEGACY_KEY (the process and namelist defaults of that
+# time), or, for queues, no key at all (the six queues every registry was created with).
 SEEDED_PREFIX = "default_objects."
 LEGACY_KEY = "default_objects"
 LEGACY_KINDS = ("process", "namelist")
+QUEUE_KIND = "queue"  # queues' rows in default-objects.tsv (not a kind of kinds.tsv: engine/queues.py makes them)
+_OLD_MARK = "1"
+# Rows added to a kind after registries marked it "1".
+_ADDED_SINCE_MARK = {
+    "namelist": frozenset(("SYSTEM.QPUBSUB.QUEUE.NAMELIST", "SYSTEM.QPUBSUB.SUBPOINT.NAMELIST")),
+    "topic": frozenset(("SYSTEM.ADMIN.TOPIC",)),
+}
+# The queues a registry without a queue key was created with.
+_FIRST_QUEUES = frozenset(
+    (
+        "SYSTEM.DEFAULT.LOCAL.QUEUE",
+        "SYSTEM.DEFAULT.MODEL.QUEUE",
+        "SYSTEM.DEFAULT.ALIAS.QUEUE",
+        "SYSTEM.DEFAULT.REMOTE.QUEUE",
+        "SYSTEM.ADMIN.PERFM.EVENT",
+        "SYSTEM.DEFAULT.INITIATION.QUEUE",
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DefaultRow:
+    """One row of formats/default-objects.tsv."""
+
+    kind: str
+    subtype: int
+    name: str
+    attributes: str
+
+
+@cache
+def default_rows() -> tuple[DefaultRow, ...]:
+    """Every default object of a new queue manager, in the file's order (queues' rows included)."""
+    return tuple(
+        DefaultRow(row["kind"], value_of(row["subtype"]) if row["subtype"] else 0, row["name"], row["attributes"])
+        for row in read_table("default-objects.tsv")
+    )
+
+
+def overrides(text: str, attributes: Mapping[int, Attribute], where: str) -> dict[int, ObjValue]:
+    """default-objects.tsv's attributes cell: PARAMETER=value|...; integer values by constant name or number, a
+    string list (MQCFSL) as comma-separated names."""
+    out: dict[int, ObjValue] = {}
+    for part in filter(None, text.split("|")):
+        name, _, raw = part.partition("=")
+        pid = value_of(name.strip())
+        attr = attributes.get(pid)
+        if attr is None:
+            raise ValueError(f"default-objects.tsv: {name} is not an attribute of {where}")
+        if attr.struct == "MQCFSL":
+            out[pid] = tuple(item.strip() for item in raw.split(",") if item.strip())
+        elif attr.is_string:
+            out[pid] = raw
+        else:
+            out[pid] = value_of(raw.strip())
+    return out
+
+
+def pending(meta: Mapping[str, str] | None) -> dict[str, tuple[DefaultRow, ...]]:
+    """Per kind (``queue`` included), the default objects still to be made: all of them for a new registry (None),
+    for a stored one those its meta keys do not name as made."""
+    by_kind: dict[str, list[DefaultRow]] = {}
+    for row in default_rows():
+        by_kind.setdefault(row.kind, []).append(row)
+    out: dict[str, tuple[DefaultRow, ...]] = {}
+    for kind, rows in by_kind.items():
+        made = None if meta is None else _made(meta, kind, rows)
+        todo = tuple(row for row in rows if made is None or row.name not in made)
+        if todo or (meta is not None and meta.get(SEEDED_PREFIX + kind, _OLD_MARK) == _OLD_MARK):
+            out[kind] = todo  # (an old mark is rewritten as names even when nothing is missing)
+    return out
+
+
+def _made(meta: Mapping[str, str], kind: str, rows: list[DefaultRow]) -> frozenset[str]:
+    value = meta.get(SEEDED_PREFIX + kind)
+    if value is None and kind in LEGACY_KINDS and LEGACY_KEY in meta:
+        value = _OLD_MARK
+    if value == _OLD_MARK:
+        return frozenset(row.name for row in rows) - _ADDED_SINCE_MARK.get(kind, frozenset())
+    if value is None:
+        return _FIRST_QUEUES if kind == QUEUE_KIND else frozenset()
+    return frozenset(value.split())
+
+
+def mark(meta: Mapping[str, str] | None, made: Mapping[str, tuple[DefaultRow, ...]]) -> SetMeta:
+    """The meta keys naming, per kind, the default objects made so far (those before and ``made``)."""
+    items = []
+    for kind, rows in made.items():
+        every = [row for row in default_rows() if row.kind == kind]
+        before = frozenset() if meta is None else _made(meta, kind, every)
+        names = before | {row.name for row in rows}
+        items.append((SEEDED_PREFIX + kind, " ".join(row.name for row in every if row.name in names)))
+    return SetMeta(tuple(items))
 
 
 def table(kind: Kind) -> ObjectSpec:
@@ -101,41 +196,31 @@ def _stamp(engine: EngineView, attrs: dict[int, ObjValue]) -> dict[int, ObjValue
     return attrs
 
 
-def _override(kind: Kind, text: str) -> dict[int, ObjValue]:
-    """default-objects.tsv's attributes cell: PARAMETER=value|..., integer values by constant name or number."""
-    out: dict[int, ObjValue] = {}
-    attributes = table(kind).attributes
-    for part in filter(None, text.split("|")):
-        name, _, raw = part.partition("=")
-        pid = value_of(name.strip())
-        attr = attributes.get(pid)
-        if attr is None:
-            raise ValueError(f"default-objects.tsv: {name} is not a {kind.key} attribute")
-        out[pid] = raw if attr.is_string else value_of(raw.strip())
-    return out
-
-
-def seed(engine: EngineView, wanted: tuple[str, ...] | None = None) -> list[AnyOp]:
-    """IBM's default objects of the kinds ``wanted`` (all by default), with their tables' defaults and overrides."""
-    wanted = kinds.keys() if wanted is None else wanted
+def seed(engine: EngineView, todo: Mapping[str, tuple[DefaultRow, ...]]) -> list[AnyOp]:
+    """The default objects of ``todo`` (see :func:`pending`) of the kinds of kinds.tsv, with their tables' defaults
+    and overrides; one of that name already there (made by the user) is left as it is."""
     ops: list[AnyOp] = []
-    for row in read_table("default-objects.tsv"):
-        kind = kinds.by_key().get(row["kind"])
-        if kind is None or kind.key not in wanted:
-            continue
-        subtype = value_of(row["subtype"]) if row["subtype"] else 0
-        attrs = _stamp(engine, {**table_defaults(kind, subtype), **_override(kind, row["attributes"])})
-        fill = _hooks(kind).fill
-        if fill is not None:
-            fill(engine, row["name"], attrs, None, None)
-        engine.objects.by_type[kind.object_type][row["name"]] = NamedObject(row["name"], attrs)
-        ops.append(PutObject(kind.object_type, row["name"], tuple(attrs.items())))
-    ops.append(SetMeta(tuple((SEEDED_PREFIX + key, "1") for key in wanted)))
+    by_key = kinds.by_key()
+    for key, rows in todo.items():
+        kind = by_key.get(key)
+        if kind is None:
+            continue  # queues: engine/queues.py
+        objects = engine.objects.by_type[kind.object_type]
+        for row in rows:
+            if row.name in objects:
+                continue
+            given = overrides(row.attributes, table(kind).attributes, f"kind {kind.key}")
+            attrs = _stamp(engine, {**table_defaults(kind, row.subtype), **given})
+            fill = _hooks(kind).fill
+            if fill is not None:
+                fill(engine, row.name, attrs, None, None)
+            objects[row.name] = NamedObject(row.name, attrs)
+            ops.append(PutObject(kind.object_type, row.name, tuple(attrs.items())))
     return ops
 
 
-def load(engine: EngineView, snapshot: Snapshot) -> tuple[str, ...]:
-    """The stored objects into memory; the kinds whose default objects are still to be made (an older registry)."""
+def load(engine: EngineView, snapshot: Snapshot) -> None:
+    """The stored objects into memory."""
     by_type = kinds.by_object_type()
     for (object_type, name), attrs in snapshot.objects.items():
         kind = by_type.get(object_type)
@@ -148,10 +233,6 @@ def load(engine: EngineView, snapshot: Snapshot) -> tuple[str, ...]:
         if kind.subtype:
             complete[kind.subtype] = subtype
         engine.objects.by_type[object_type][name] = NamedObject(name, complete)
-    seeded = {key[len(SEEDED_PREFIX) :] for key in snapshot.meta if key.startswith(SEEDED_PREFIX)}
-    if LEGACY_KEY in snapshot.meta:
-        seeded.update(LEGACY_KINDS)
-    return tuple(key for key in kinds.keys() if key not in seeded)
 
 
 # ---------------------------------------------------------------------------------- changes

@@ -10,12 +10,14 @@ other room, and sees the engine only through :class:`QueueContext`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from pcfserver import mq
 from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
 from pcfserver.engine import responses
 from pcfserver.engine.filters import compare, generic_match
+from pcfserver.engine.objects import QUEUE_KIND, DefaultRow, default_rows, overrides
 from pcfserver.engine.registry import NamedObject, Queue
 from pcfserver.engine.responses import Reject
 from pcfserver.engine.spec import Attribute, AttrValue, Spec, default_object_name
@@ -119,6 +121,42 @@ class Queues:
         self.table_defaults: dict[int, dict[int, AttrValue]] = {
             qtype: {a.pid: a.defaults[qtype] for a in attrs if a.access == "set"} for qtype, attrs in spec.stored.items()
         }
+
+    def seed(self, rows: Iterable[DefaultRow]) -> list[Op]:
+        """IBM's default queues of ``rows`` (formats/default-objects.tsv): a SYSTEM.DEFAULT.<type>.QUEUE row starts from
+        the table's defaults, any other queue from its type's default row, each with its row's overrides.  A queue of
+        that name already there (one the user defined) is left as it is."""
+        bases = self._row_bases()
+        ops: list[Op] = []
+        for row in rows:
+            if row.name in self.by_name:
+                continue
+            qtype = row.subtype
+            if row.name == default_object_name(qtype):
+                attrs = dict(bases[qtype])
+            else:
+                attrs = {**bases[qtype], **self._overrides(row)}
+            attrs = self.new_attrs(qtype, attrs, None)
+            self.by_name[row.name] = Queue(row.name, qtype, attrs)
+            ops.append(PutQueue(row.name, qtype, attrs))
+        return ops
+
+    def _row_bases(self) -> dict[int, dict[int, AttrValue]]:
+        """Per queue type, the attributes its default object is made with (table defaults and its row's overrides)."""
+        bases = {qtype: dict(values) for qtype, values in self.table_defaults.items()}
+        for row in default_rows():
+            if row.kind == QUEUE_KIND and row.name == default_object_name(row.subtype):
+                bases[row.subtype].update(self._overrides(row))
+        return bases
+
+    def _overrides(self, row: DefaultRow) -> dict[int, AttrValue]:
+        settable = {a.pid: a for a in self._spec.stored[row.subtype] if a.access == "set"}
+        given = overrides(row.attributes, settable, f"queue {row.name}")
+        out: dict[int, AttrValue] = {}
+        for pid, value in given.items():
+            assert isinstance(value, int | str)  # queues hold no string lists
+            out[pid] = value
+        return out
 
     def names(self) -> list[str]:
         return sorted(self.by_name)
