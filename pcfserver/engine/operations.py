@@ -610,6 +610,7 @@ class Operations:
             mq.MQCA_Q_MGR_NAME: self.engine.qmgr_name,
             mq.MQIACF_Q_MGR_STATUS: mq.MQQMSTA_RUNNING,
             mq.MQIACF_CHINIT_STATUS: mq.MQSVC_STATUS_RUNNING,
+            mq.MQIACF_LDAP_CONNECTION_STATUS: mq.MQLDAPC_INACTIVE,
             mq.MQIACF_CMD_SERVER_STATUS: mq.MQSVC_STATUS_RUNNING,
             mq.MQIACF_CONNECTION_COUNT: len(sessions),
             mq.MQCACF_Q_MGR_START_DATE: self.started[0],
