@@ -121,7 +121,7 @@ def test_what_the_scanner_does_not_take_goes_to_the_codec_in_order(make: Any) ->
     batches = [batch for batch, _ in columns.decode_file("f", data)]
     offsets = [offset for batch in batches for offset in batch.column("offset").to_pylist()]
     assert len(offsets) == 6 and offsets == sorted(offsets)  # in file order, batch after batch
-    assert len(batches) == 5  # plain | the codec's | plain, plain | the codec's | plain
+    assert len(batches) == 1  # the codec's rows join the scanner's in one batch (issue 21: no batch per run)
 
 
 def test_queue_name_and_type_come_from_the_first_of_their_kind() -> None:
@@ -167,3 +167,45 @@ def test_a_failure_building_columns_turns_the_unbuilt_messages_into_one_problem(
     assert [row["offset"] for row in messages] == [i * size for i in range(4)]
     assert [(p["offset"], p["length"], p["reason_name"]) for p in problems] == [(4 * size, 6 * size, "MQRC_UNEXPECTED_ERROR")]
     assert "RuntimeError: no room" in problems[0]["detail"]
+
+
+def test_groups_64_bit_integers_and_byte_string_filters_are_taken_without_the_codec(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Event, statistics and z/OS messages carry these: they are scanned, not handed to the codec."""
+    data = b"".join(encode(every_kind(), byte_order=o) for o in ("big", "little"))
+    want = reference(data)
+
+    def refuse(self: StreamDecoder) -> Message | None:
+        raise AssertionError("the codec was asked")
+
+    monkeypatch.setattr(StreamDecoder, "next_message", refuse)
+    assert scanned(data) == want and len(want[0]) == 2
+
+
+def test_a_queue_name_inside_a_group_is_not_the_message_s_queue() -> None:
+    message = Message(
+        mq.MQCMD_STATISTICS_Q,
+        (
+            Group(mq.MQGACF_Q_STATISTICS_DATA, (String(mq.MQCA_Q_NAME, "INNER"), Integer(mq.MQIA_Q_TYPE, 1))),
+            String(mq.MQCACF_FROM_Q_NAME, "OUTER"),
+        ),
+        type=mq.MQCFT_STATISTICS,
+    )
+    got, _ = scanned(encode(message))
+    assert (got[0]["q_name"], got[0]["q_type"]) == ("OUTER", None)
+
+
+def test_groups_nested_too_deep_are_the_codec_s_problem() -> None:
+    inner: Any = Integer(mq.MQIA_Q_TYPE, 1)
+    for _ in range(33):
+        inner = Group(mq.MQGACF_Q_STATISTICS_DATA, (inner,))
+    data = encode(Message(mq.MQCMD_INQUIRE_Q, (String(mq.MQCA_Q_NAME, "Q"),))) + encode(Message(mq.MQCMD_INQUIRE_Q, (inner,)))
+    assert_same_rows(data)
+    assert len(scanned(data)[1]) == 1
+
+
+def test_interleaved_codec_messages_do_not_cut_batches_short() -> None:
+    """Issue 21: one message in two going to the codec used to make a batch of each run."""
+    plain = encode(Message(mq.MQCMD_CLEAR_Q, (String(mq.MQCA_Q_NAME, "Q"),)))
+    data = b"".join(plain + unknown_ccsid("big") for _ in range(13))
+    assert_same_rows(data, 10)
+    assert [batch.num_rows for batch, _ in columns.decode_file("f", data, 10)] == [10, 10, 6]
