@@ -209,3 +209,14 @@ def test_interleaved_codec_messages_do_not_cut_batches_short() -> None:
     data = b"".join(plain + unknown_ccsid("big") for _ in range(13))
     assert_same_rows(data, 10)
     assert [batch.num_rows for batch, _ in columns.decode_file("f", data, 10)] == [10, 10, 6]
+
+
+def test_captures_with_events_statistics_and_z_os_responses_give_the_rows_of_the_codec(tmp_path: Any) -> None:
+    path = tmp_path / "rich.pcf"
+    info = gen_captures.generate_file(str(path), 3000, 0.02, 5, rich_rate=0.3)
+    assert 0.25 <= info["rich"] / 3000 <= 0.4
+    data = path.read_bytes()
+    assert_same_rows(data, 700)
+    types = {row["type"] for row in reference(data)[0]}
+    assert {mq.MQCFT_EVENT, mq.MQCFT_STATISTICS, mq.MQCFT_COMMAND_XR, mq.MQCFT_XR_ITEM, mq.MQCFT_XR_SUMMARY} <= types
+    assert [batch.num_rows for batch, _ in columns.decode_file("f", data, 700)][:3] == [700, 700, 700]
