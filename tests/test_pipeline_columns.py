@@ -5,6 +5,7 @@ the inputs that must go to the codec (groups, 64-bit integers, warnings, broken 
 from __future__ import annotations
 
 import itertools
+import struct
 from typing import Any
 
 import pytest
@@ -220,3 +221,20 @@ def test_captures_with_events_statistics_and_z_os_responses_give_the_rows_of_the
     types = {row["type"] for row in reference(data)[0]}
     assert {mq.MQCFT_EVENT, mq.MQCFT_STATISTICS, mq.MQCFT_COMMAND_XR, mq.MQCFT_XR_ITEM, mq.MQCFT_XR_SUMMARY} <= types
     assert [batch.num_rows for batch, _ in columns.decode_file("f", data, 700)][:3] == [700, 700, 700]
+
+
+@pytest.mark.parametrize("order", ["big", "little"])
+def test_every_field_of_every_structure_set_to_awkward_values_gives_the_rows_of_the_codec(order: str) -> None:
+    """Rule by rule: each 4-byte field of a message holding every structure (header, groups,
+    filters, 64-bit integers, lists) set to values at and around the limits the rules draw; a
+    rule changed in the codec and not in the scanner (or the other way round) shows here."""
+    plain = encode(Message(mq.MQCMD_CLEAR_Q, (String(mq.MQCA_Q_NAME, "Q"),)), byte_order=order)
+    original = encode(every_kind(), byte_order=order)
+    pack = struct.Struct(">l" if order == "big" else "<l")
+    for at in range(0, len(original), 4):
+        (was,) = pack.unpack_from(original, at)
+        for value in {0, -1, 1, 2, 3, 4, 7, 8, 16, 20, 24, 32, 36, 99, 2**31 - 1, -(2**31), was - 4, was - 1, was + 1, was + 4, was + 8}:
+            if -(2**31) <= value < 2**31 and value != was:
+                data = bytearray(original)
+                pack.pack_into(data, at, value)
+                assert_same_rows(plain + bytes(data) + plain)

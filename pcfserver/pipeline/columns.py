@@ -71,6 +71,7 @@ _CACHED_BYTES = 128
 _BIG_ONE = struct.Struct(">l").unpack_from
 _HEADERS = {True: struct.Struct(">9l").unpack_from, False: struct.Struct("<9l").unpack_from}
 _SIX = {True: struct.Struct(">6l").unpack_from, False: struct.Struct("<6l").unpack_from}
+_FOUR = {True: struct.Struct(">4l").unpack_from, False: struct.Struct("<4l").unpack_from}
 
 _DIRECT = frozenset({"latin-1", "ascii", "utf-8"})
 _STRINGS: dict[tuple[int, bytes], str] = {}
@@ -161,7 +162,6 @@ class _Scanner:
         types, operators, text, known, direct = MESSAGE_TYPES, OPERATORS, _text, _STRINGS.get, self.direct.get
         room = limit - len(starts)
         value: str | None
-        groups: list[list[int]]  # per open group: [members still to come, its index in the message]
         while pos < end and room > 0:
             if pos + HEADER_LENGTH > end:
                 return pos
@@ -182,102 +182,98 @@ class _Scanner:
             marks = (first, len(strings), len(list_strings), len(bytes_values))
             scan.pending = marks
             p = pos + HEADER_LENGTH
-            todo = count  # structures still to read: the message's own, then its groups' members
-            groups = []
-            taken = True
+            todo = count  # structures to read: the message's own, then the members of its groups (which follow them)
+            taken, grouped = True, False
             while todo:
-                todo -= 1
-                t, sl, _, a, b, c = six(data, p)
-                if t == _IN:
-                    if sl != 16 or p + 16 > end:
-                        taken = False
-                        break
-                elif t == _ST:  # a = CCSID, b = StringLength
-                    if b < 0 or sl < 20 + b or sl & 3 or p + sl > end:
-                        taken = False
-                        break
-                    raw = data[p + 20 : p + 20 + b]
-                    codec = direct(a)
-                    if codec is not None:
-                        try:
-                            value = raw.decode(codec)
-                        except UnicodeDecodeError:
+                n, todo = todo, 0
+                for _ in range(n):
+                    t, sl, _, a, b, c = six(data, p)
+                    if t == _IN:
+                        if sl != 16 or p + 16 > end:
                             taken = False
                             break
+                    elif t == _ST:  # a = CCSID, b = StringLength
+                        if b < 0 or sl < 20 + b or sl & 3 or p + sl > end:
+                            taken = False
+                            break
+                        raw = data[p + 20 : p + 20 + b]
+                        codec = direct(a)
+                        if codec is not None:
+                            try:
+                                value = raw.decode(codec)
+                            except UnicodeDecodeError:
+                                taken = False
+                                break
+                        else:
+                            value = known((a, raw)) or text(a, raw, default)
+                            if value is None:
+                                taken = False
+                                break
+                        strings.append(value)
+                    elif t == _IL:  # a = Count
+                        if a < 0 or sl != 16 + 4 * a or p + sl > end:
+                            taken = False
+                            break
+                    elif t == _SL:  # a = CCSID, b = Count, c = StringLength
+                        if c < 0 or b < 0 or sl < 24 or sl & 3 or b > sl or 24 + b * c > sl or p + sl > end:
+                            taken = False
+                            break
+                        start = p + 24
+                        for i in range(b):
+                            value = text(a, data[start + i * c : start + (i + 1) * c], default)
+                            if value is None:
+                                taken = False
+                                break
+                            list_strings.append(value)
+                        if not taken:
+                            break
+                    elif t == _BS:  # a = StringLength
+                        if version < _BS_VERSION or a < 0 or sl < 16 + a or sl & 3 or p + sl > end:
+                            taken = False
+                            break
+                        bytes_values.append(data[p + 16 : p + 16 + a])
+                    elif t == _IF:  # a = Operator, b = value
+                        if version < _FILTER_VERSION or sl != 20 or p + 20 > end or a not in operators:
+                            taken = False
+                            break
+                    elif t == _SF:  # a = Operator, b = CCSID, c = FilterValueLength
+                        if version < _FILTER_VERSION or c < 0 or sl < 24 + c or sl & 3 or p + sl > end or a not in operators:
+                            taken = False
+                            break
+                        raw = data[p + 24 : p + 24 + c]
+                        value = known((b, raw)) or text(b, raw, default)
+                        if value is None:
+                            taken = False
+                            break
+                        strings.append(value)
+                    elif t == _GR:  # a = ParameterCount: a structures more to read (its members, which follow it)
+                        if sl != 16 or a < 0 or p + 16 + 16 * a > end:
+                            taken = False
+                            break
+                        todo += a
+                        grouped = True
+                    elif t == _IN64:  # the value is at +16
+                        if sl != 24 or p + 24 > end:
+                            taken = False
+                            break
+                    elif t == _IL64:  # a = Count
+                        if a < 0 or sl != 16 + 8 * a or p + sl > end:
+                            taken = False
+                            break
+                    elif t == _BF:  # a = Operator, b = FilterValueLength
+                        if version < _FILTER_VERSION or b < 0 or sl < 20 + b or sl & 3 or p + sl > end or a not in operators:
+                            taken = False
+                            break
+                        bytes_values.append(data[p + 20 : p + 20 + b])
                     else:
-                        value = known((a, raw)) or text(a, raw, default)
-                        if value is None:
-                            taken = False
-                            break
-                    strings.append(value)
-                elif t == _IL:  # a = Count
-                    if a < 0 or sl != 16 + 4 * a or p + sl > end:
                         taken = False
                         break
-                elif t == _SL:  # a = CCSID, b = Count, c = StringLength
-                    if c < 0 or b < 0 or sl < 24 or sl & 3 or b > sl or 24 + b * c > sl or p + sl > end:
-                        taken = False
-                        break
-                    start = p + 24
-                    for i in range(b):
-                        value = text(a, data[start + i * c : start + (i + 1) * c], default)
-                        if value is None:
-                            taken = False
-                            break
-                        list_strings.append(value)
-                    if not taken:
-                        break
-                elif t == _BS:  # a = StringLength
-                    if version < _BS_VERSION or a < 0 or sl < 16 + a or sl & 3 or p + sl > end:
-                        taken = False
-                        break
-                    bytes_values.append(data[p + 16 : p + 16 + a])
-                elif t == _IF:  # a = Operator, b = value
-                    if version < _FILTER_VERSION or sl != 20 or p + 20 > end or a not in operators:
-                        taken = False
-                        break
-                elif t == _SF:  # a = Operator, b = CCSID, c = FilterValueLength
-                    if version < _FILTER_VERSION or c < 0 or sl < 24 + c or sl & 3 or p + sl > end or a not in operators:
-                        taken = False
-                        break
-                    raw = data[p + 24 : p + 24 + c]
-                    value = known((b, raw)) or text(b, raw, default)
-                    if value is None:
-                        taken = False
-                        break
-                    strings.append(value)
-                elif t == _GR:  # a = ParameterCount; its members follow it
-                    if sl != 16 or a < 0 or p + 16 + 16 * a > end or len(groups) >= MAX_GROUP_DEPTH:
-                        taken = False
-                        break
-                elif t == _IN64:  # the value is at +16
-                    if sl != 24 or p + 24 > end:
-                        taken = False
-                        break
-                elif t == _IL64:  # a = Count
-                    if a < 0 or sl != 16 + 8 * a or p + sl > end:
-                        taken = False
-                        break
-                elif t == _BF:  # a = Operator, b = FilterValueLength
-                    if version < _FILTER_VERSION or b < 0 or sl < 20 + b or sl & 3 or p + sl > end or a not in operators:
-                        taken = False
-                        break
-                    bytes_values.append(data[p + 20 : p + 20 + b])
-                else:
-                    taken = False
+                    params.append(p)
+                    p += sl
+                if not taken:
                     break
-                if groups:  # a member: its group's index
-                    member_at.append(len(params))
-                    member_parent.append(groups[-1][1])
-                    groups[-1][0] -= 1
-                if t == _GR and a:  # open until its last member (and that member's own members) is read
-                    groups.append([a, len(params) - first])
-                    todo += a
-                elif groups:  # the groups this structure was the last of are complete
-                    while groups and not groups[-1][0]:
-                        groups.pop()
-                params.append(p)
-                p += sl
+            if taken and grouped:
+                taken = _members(data, big, params, first, member_at, member_parent)
             if not taken:
                 scan.truncate(marks)
                 scan.pending = None
@@ -290,6 +286,28 @@ class _Scanner:
             room -= 1
             pos = p
         return pos
+
+
+def _members(data: bytes, big: bool, params: list[int], first: int, member_at: list[int], member_parent: list[int]) -> bool:
+    """For a message whose entries from ``params[first]`` hold groups: records each member's
+    group (its index within the message); False when groups nest deeper than the codec allows."""
+    quad = _FOUR[big]
+    groups: list[list[int]] = []  # per open group: [members still to come, its index in the message]
+    for index in range(len(params) - first):
+        if groups:
+            member_at.append(first + index)
+            member_parent.append(groups[-1][1])
+            groups[-1][0] -= 1
+        t, _, _, a = quad(data, params[first + index])
+        if t == _GR:
+            if len(groups) >= MAX_GROUP_DEPTH:
+                return False
+            if a:  # open until its last member (and that member's own members) is read
+                groups.append([a, index])
+                continue
+        while groups and not groups[-1][0]:
+            groups.pop()
+    return True
 
 
 # -- columns ---------------------------------------------------------------------------------
@@ -369,9 +387,14 @@ def _build(source_file: str, raw: Any, scan: _Scan) -> Any:
     head = raw.heads[positions]
     values = np.where(param_big[:, None], head.view(">i4"), head.view("<i4")).astype(np.int64)
     kinds, pids, a, b = values[:, 0], values[:, 2], values[:, 3], values[:, 4]
-    parent = np.full(k, -1, dtype=np.int64)
-    parent[np.array(scan.member_at, dtype=np.int64)] = scan.member_parent
-    top = parent < 0
+    if scan.member_at:
+        parent = np.full(k, -1, dtype=np.int64)
+        parent[np.array(scan.member_at, dtype=np.int64)] = scan.member_parent
+        top = parent < 0
+        parents = _masked(parent, ~top, pa.int32())
+    else:
+        top = np.ones(k, dtype=bool)
+        parents = pa.nulls(k, pa.int32())
 
     is_in, is_st, is_il, is_sl = kinds == _IN, kinds == _ST, kinds == _IL, kinds == _SL
     is_bs, is_if, is_sf = kinds == _BS, kinds == _IF, kinds == _SF
@@ -399,13 +422,16 @@ def _build(source_file: str, raw: Any, scan: _Scan) -> Any:
     element_first = np.zeros(k + 1, dtype=np.int64)
     np.cumsum(list_counts, out=element_first[1:])
     element_index = np.arange(len(element_owner)) - element_first[element_owner]
-    element_wide = is_il64[element_owner]
-    element_positions = positions[element_owner] + 16 + np.where(element_wide, 8, 4) * element_index
     element_big = param_big[element_owner]
-    elements = _int32s(raw, element_positions, element_big)
-    if element_wide.any():
+    if is_il64.any():
+        element_wide = is_il64[element_owner]
+        element_positions = positions[element_owner] + 16 + np.where(element_wide, 8, 4) * element_index
+        elements = _int32s(raw, element_positions, element_big)
         wide = np.flatnonzero(element_wide)
         elements[wide] = _int64s(raw, element_positions[wide], element_big[wide])
+    else:
+        element_positions = positions[element_owner] + 16 + 4 * element_index
+        elements = _int32s(raw, element_positions, element_big)
     int_values = pa.ListArray.from_arrays(
         pa.array(element_first.astype(np.int32), mask=np.append(~is_list, False)), pa.array(elements, pa.int64())
     )
@@ -431,7 +457,7 @@ def _build(source_file: str, raw: Any, scan: _Scan) -> Any:
             bytes_value,
             ccsid,
             operator,
-            _masked(parent, ~top, pa.int32()),
+            parents,
         ],
         fields=list(rows.PARAMETER_FIELDS),
     )
