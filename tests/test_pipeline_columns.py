@@ -226,15 +226,18 @@ def test_captures_with_events_statistics_and_z_os_responses_give_the_rows_of_the
 @pytest.mark.parametrize("order", ["big", "little"])
 def test_every_field_of_every_structure_set_to_awkward_values_gives_the_rows_of_the_codec(order: str) -> None:
     """Rule by rule: each 4-byte field of a message holding every structure (header, groups,
-    filters, 64-bit integers, lists) set to values at and around the limits the rules draw; a
-    rule changed in the codec and not in the scanner (or the other way round) shows here."""
+    filters, 64-bit integers, lists), and of a message holding each structure alone (so that no
+    rule hides behind another structure's), set to values at and around the limits the rules
+    draw; a rule changed in the codec and not in the scanner (or the other way round) shows here."""
     plain = encode(Message(mq.MQCMD_CLEAR_Q, (String(mq.MQCA_Q_NAME, "Q"),)), byte_order=order)
-    original = encode(every_kind(), byte_order=order)
+    whole = every_kind()
     pack = struct.Struct(">l" if order == "big" else "<l")
-    for at in range(0, len(original), 4):
-        (was,) = pack.unpack_from(original, at)
-        for value in {0, -1, 1, 2, 3, 4, 7, 8, 16, 20, 24, 32, 36, 99, 2**31 - 1, -(2**31), was - 4, was - 1, was + 1, was + 4, was + 8}:
-            if -(2**31) <= value < 2**31 and value != was:
-                data = bytearray(original)
-                pack.pack_into(data, at, value)
-                assert_same_rows(plain + bytes(data) + plain)
+    for message in (whole, *(Message(mq.MQCMD_INQUIRE_Q, (p,), version=3) for p in whole.parameters)):
+        original = encode(message, byte_order=order)
+        for at in range(0, len(original), 4):
+            (was,) = pack.unpack_from(original, at)
+            for value in {0, -1, 1, 2, 3, 4, 7, 8, 16, 20, 24, 32, 36, 99, 2**31 - 1, -(2**31), was - 4, was - 1, was + 1, was + 4, was + 8}:
+                if -(2**31) <= value < 2**31 and value != was:
+                    data = bytearray(original)
+                    pack.pack_into(data, at, value)
+                    assert_same_rows(plain + bytes(data) + plain)
