@@ -241,3 +241,25 @@ def test_every_field_of_every_structure_set_to_awkward_values_gives_the_rows_of_
                     data = bytearray(original)
                     pack.pack_into(data, at, value)
                     assert_same_rows(plain + bytes(data) + plain)
+
+
+def test_a_failure_building_a_batch_with_codec_rows_keeps_every_byte_accounted_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = encode(Message(mq.MQCMD_CLEAR_Q, (String(mq.MQCA_Q_NAME, "Q"),)))
+    broken = bytearray(plain)
+    broken[40:44] = (7).to_bytes(4, "big")  # a problem row inside the second batch
+    data = plain * 4 + unknown_ccsid("big") + bytes(broken) + plain * 3
+    real = columns._build
+    calls: list[int] = []
+
+    def failing(source_file: str, raw: Any, scan: Any) -> Any:
+        calls.append(len(scan.starts))
+        if len(calls) == 2:
+            raise RuntimeError("no room")
+        return real(source_file, raw, scan)
+
+    monkeypatch.setattr(columns, "_build", failing)
+    batches = list(columns.decode_file("f", data, batch_rows=4))
+    messages = [row for batch, _ in batches for row in batch.to_pylist()]
+    problems = [row for _, batch in batches for row in batch.to_pylist()]
+    assert [row["offset"] for row in messages] == [i * len(plain) for i in range(4)]
+    assert [(p["offset"], p["length"], p["reason_name"]) for p in problems] == [(4 * len(plain), len(data) - 4 * len(plain), "MQRC_UNEXPECTED_ERROR")]
