@@ -5,6 +5,7 @@ the inputs that must go to the codec (groups, 64-bit integers, warnings, broken 
 from __future__ import annotations
 
 import itertools
+import struct
 from typing import Any
 
 import pytest
@@ -121,7 +122,7 @@ def test_what_the_scanner_does_not_take_goes_to_the_codec_in_order(make: Any) ->
     batches = [batch for batch, _ in columns.decode_file("f", data)]
     offsets = [offset for batch in batches for offset in batch.column("offset").to_pylist()]
     assert len(offsets) == 6 and offsets == sorted(offsets)  # in file order, batch after batch
-    assert len(batches) == 5  # plain | the codec's | plain, plain | the codec's | plain
+    assert len(batches) == 1  # the codec's rows join the scanner's in one batch (issue 21: no batch per run)
 
 
 def test_queue_name_and_type_come_from_the_first_of_their_kind() -> None:
@@ -167,3 +168,98 @@ def test_a_failure_building_columns_turns_the_unbuilt_messages_into_one_problem(
     assert [row["offset"] for row in messages] == [i * size for i in range(4)]
     assert [(p["offset"], p["length"], p["reason_name"]) for p in problems] == [(4 * size, 6 * size, "MQRC_UNEXPECTED_ERROR")]
     assert "RuntimeError: no room" in problems[0]["detail"]
+
+
+def test_groups_64_bit_integers_and_byte_string_filters_are_taken_without_the_codec(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Event, statistics and z/OS messages carry these: they are scanned, not handed to the codec."""
+    data = b"".join(encode(every_kind(), byte_order=o) for o in ("big", "little"))
+    want = reference(data)
+
+    def refuse(self: StreamDecoder) -> Message | None:
+        raise AssertionError("the codec was asked")
+
+    monkeypatch.setattr(StreamDecoder, "next_message", refuse)
+    assert scanned(data) == want and len(want[0]) == 2
+
+
+def test_a_queue_name_inside_a_group_is_not_the_message_s_queue() -> None:
+    message = Message(
+        mq.MQCMD_STATISTICS_Q,
+        (
+            Group(mq.MQGACF_Q_STATISTICS_DATA, (String(mq.MQCA_Q_NAME, "INNER"), Integer(mq.MQIA_Q_TYPE, 1))),
+            String(mq.MQCACF_FROM_Q_NAME, "OUTER"),
+        ),
+        type=mq.MQCFT_STATISTICS,
+    )
+    got, _ = scanned(encode(message))
+    assert (got[0]["q_name"], got[0]["q_type"]) == ("OUTER", None)
+
+
+def test_groups_nested_too_deep_are_the_codec_s_problem() -> None:
+    inner: Any = Integer(mq.MQIA_Q_TYPE, 1)
+    for _ in range(33):
+        inner = Group(mq.MQGACF_Q_STATISTICS_DATA, (inner,))
+    data = encode(Message(mq.MQCMD_INQUIRE_Q, (String(mq.MQCA_Q_NAME, "Q"),))) + encode(Message(mq.MQCMD_INQUIRE_Q, (inner,)))
+    assert_same_rows(data)
+    assert len(scanned(data)[1]) == 1
+
+
+def test_interleaved_codec_messages_do_not_cut_batches_short() -> None:
+    """Issue 21: one message in two going to the codec used to make a batch of each run."""
+    plain = encode(Message(mq.MQCMD_CLEAR_Q, (String(mq.MQCA_Q_NAME, "Q"),)))
+    data = b"".join(plain + unknown_ccsid("big") for _ in range(13))
+    assert_same_rows(data, 10)
+    assert [batch.num_rows for batch, _ in columns.decode_file("f", data, 10)] == [10, 10, 6]
+
+
+def test_captures_with_events_statistics_and_z_os_responses_give_the_rows_of_the_codec(tmp_path: Any) -> None:
+    path = tmp_path / "rich.pcf"
+    info = gen_captures.generate_file(str(path), 3000, 0.02, 5, rich_rate=0.3)
+    assert 0.25 <= info["rich"] / 3000 <= 0.4
+    data = path.read_bytes()
+    assert_same_rows(data, 700)
+    types = {row["type"] for row in reference(data)[0]}
+    assert {mq.MQCFT_EVENT, mq.MQCFT_STATISTICS, mq.MQCFT_COMMAND_XR, mq.MQCFT_XR_ITEM, mq.MQCFT_XR_SUMMARY} <= types
+    assert [batch.num_rows for batch, _ in columns.decode_file("f", data, 700)][:3] == [700, 700, 700]
+
+
+@pytest.mark.parametrize("order", ["big", "little"])
+def test_every_field_of_every_structure_set_to_awkward_values_gives_the_rows_of_the_codec(order: str) -> None:
+    """Rule by rule: each 4-byte field of a message holding every structure (header, groups,
+    filters, 64-bit integers, lists), and of a message holding each structure alone (so that no
+    rule hides behind another structure's), set to values at and around the limits the rules
+    draw; a rule changed in the codec and not in the scanner (or the other way round) shows here."""
+    plain = encode(Message(mq.MQCMD_CLEAR_Q, (String(mq.MQCA_Q_NAME, "Q"),)), byte_order=order)
+    whole = every_kind()
+    pack = struct.Struct(">l" if order == "big" else "<l")
+    for message in (whole, *(Message(mq.MQCMD_INQUIRE_Q, (p,), version=3) for p in whole.parameters)):
+        original = encode(message, byte_order=order)
+        for at in range(0, len(original), 4):
+            (was,) = pack.unpack_from(original, at)
+            for value in {0, -1, 1, 2, 3, 4, 7, 8, 16, 20, 24, 32, 36, 99, 2**31 - 1, -(2**31), was - 4, was - 1, was + 1, was + 4, was + 8}:
+                if -(2**31) <= value < 2**31 and value != was:
+                    data = bytearray(original)
+                    pack.pack_into(data, at, value)
+                    assert_same_rows(plain + bytes(data) + plain)
+
+
+def test_a_failure_building_a_batch_with_codec_rows_keeps_every_byte_accounted_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = encode(Message(mq.MQCMD_CLEAR_Q, (String(mq.MQCA_Q_NAME, "Q"),)))
+    broken = bytearray(plain)
+    broken[40:44] = (7).to_bytes(4, "big")  # a problem row inside the second batch
+    data = plain * 4 + unknown_ccsid("big") + bytes(broken) + plain * 3
+    real = columns._build
+    calls: list[int] = []
+
+    def failing(source_file: str, raw: Any, scan: Any) -> Any:
+        calls.append(len(scan.starts))
+        if len(calls) == 2:
+            raise RuntimeError("no room")
+        return real(source_file, raw, scan)
+
+    monkeypatch.setattr(columns, "_build", failing)
+    batches = list(columns.decode_file("f", data, batch_rows=4))
+    messages = [row for batch, _ in batches for row in batch.to_pylist()]
+    problems = [row for _, batch in batches for row in batch.to_pylist()]
+    assert [row["offset"] for row in messages] == [i * len(plain) for i in range(4)]
+    assert [(p["offset"], p["length"], p["reason_name"]) for p in problems] == [(4 * len(plain), len(data) - 4 * len(plain), "MQRC_UNEXPECTED_ERROR")]

@@ -2,7 +2,10 @@
 """Benchmark: the Spark pipeline against one process running the bare codec over the same files.
 
 Generates (once, then reuses) ``--messages`` messages in ``--files`` captures with
-tools/gen_captures.py, starts a local SparkSession (its start-up timed on its own), then
+tools/gen_captures.py (by default ``--rich-rate 0.12``: event, statistics, channel status and
+z/OS messages with groups, filters, 64-bit integers and byte strings interleaved at random among
+the queue administration, and ``--corrupt-rate 0.001`` damaged; ``--rich-rate 0`` gives the
+uniform admin mix of earlier rounds), starts a local SparkSession (its start-up timed on its own), then
 alternates, ``--repeat`` times:
 
 * **baseline**: one process calling ``pcfserver.decode(data, strict=False)`` on each file, nothing
@@ -75,16 +78,17 @@ def _jvm_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / tick
 
 
-def ensure_captures(folder: Path, files: int, messages: int, corrupt_rate: float, seed: int) -> dict[str, Any]:
+def ensure_captures(folder: Path, files: int, messages: int, corrupt_rate: float, seed: int, rich_rate: float) -> dict[str, Any]:
     manifest = folder / "_manifest.json"
     if manifest.exists():
         known = json.loads(manifest.read_text())
-        if (known.get("messages"), len(known.get("files", [])), known.get("corrupt_rate"), known.get("seed")) == (messages, files, corrupt_rate, seed):
+        wanted = (messages, files, corrupt_rate, seed, rich_rate)
+        if (known.get("messages"), len(known.get("files", [])), known.get("corrupt_rate"), known.get("seed"), known.get("rich_rate", 0.0)) == wanted:
             return dict(known)
     shutil.rmtree(folder, ignore_errors=True)
     command = [
         sys.executable, str(ROOT / "tools" / "gen_captures.py"), "--files", str(files), "--messages", str(messages),
-        "--corrupt-rate", str(corrupt_rate), "--seed", str(seed), "--out", str(folder),
+        "--corrupt-rate", str(corrupt_rate), "--seed", str(seed), "--out", str(folder), "--rich-rate", str(rich_rate),
     ]  # fmt: skip
     subprocess.run(command, check=True)
     return dict(json.loads(manifest.read_text()))
@@ -113,6 +117,7 @@ def single_rows(paths: list[Path], timings: dict[str, float]) -> tuple[int, floa
     for path in paths:
         for messages, _ in columns.decode_file(str(path), path.read_bytes(), timings=timings):
             count += messages.num_rows
+            timings["batches"] = timings.get("batches", 0) + 1
     return count, time.perf_counter() - started, time.process_time() - cpu
 
 
@@ -161,8 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=30)
     parser.add_argument("--messages", type=int, default=3_000_000)
     parser.add_argument("--corrupt-rate", type=float, default=0.001)
+    parser.add_argument("--rich-rate", type=float, default=0.12, help="gen_captures --rich-rate (0: the uniform admin mix)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--captures", default=os.path.join(tempfile.gettempdir(), "pcfserver-pipeline-bench-captures"), help="capture folder (generated if needed)")
+    parser.add_argument("--captures", help="capture folder (generated if needed; default: one per mix in the temporary folder)")
     parser.add_argument("--output", default=os.path.join(tempfile.gettempdir(), "pcfserver-pipeline-bench-output"))
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--writers", default="arrow", help="comma-separated Spark job writers to time: arrow, spark")
@@ -172,11 +178,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     sys.path.insert(0, str(ROOT))
-    folder = Path(args.captures)
-    manifest = ensure_captures(folder, args.files, args.messages, args.corrupt_rate, args.seed)
+    mix = "uniform" if args.rich_rate == 0 else f"rich{args.rich_rate:g}"
+    folder = Path(args.captures or os.path.join(tempfile.gettempdir(), f"pcfserver-pipeline-bench-captures-{mix}"))
+    manifest = ensure_captures(folder, args.files, args.messages, args.corrupt_rate, args.seed, args.rich_rate)
     paths = capture_files(folder)
     total_bytes = sum(p.stat().st_size for p in paths)
-    print(f"captures: {manifest['messages']:,} messages in {len(paths)} files, {total_bytes / 2**20:,.0f} MiB ({folder})", flush=True)
+    rich = manifest.get("rich", 0)
+    print(
+        f"captures: {manifest['messages']:,} messages in {len(paths)} files, {total_bytes / 2**20:,.0f} MiB ({folder}); "
+        f"{rich:,} ({rich / max(1, manifest['messages']):.1%}) event/statistics/channel/z/OS messages, corrupt rate {args.corrupt_rate}",
+        flush=True,
+    )
+    print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} on {os.cpu_count()} CPUs", flush=True)
 
     from pcfserver.pipeline import job
 
@@ -234,7 +247,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     print()
     print(f"{'run':40s} {'seconds':>8s} {'messages/s':>11s} {'speed-up':>9s} {'CPU s':>7s}")
-    figures: dict[str, Any] = {"messages": decoded, "files": len(paths), "bytes": total_bytes, "session_start_seconds": round(session_seconds, 2)}
+    figures: dict[str, Any] = {
+        "messages": decoded, "files": len(paths), "bytes": total_bytes, "rich_rate": args.rich_rate, "rich_messages": rich,
+        "corrupt_rate": args.corrupt_rate, "session_start_seconds": round(session_seconds, 2),
+    }  # fmt: skip
     for name in rounds:
         seconds = median(name)
         label = labels.get(name, f"spark {args.master} job ({name.removeprefix('spark_')} writer)")
@@ -246,7 +262,9 @@ def main(argv: list[str] | None = None) -> int:
         if name == "single_rows":
             scan, columns = median(name, "scan"), median(name, "columns")
             figures[name] |= {"scan_seconds": round(scan, 2), "columns_seconds": round(columns, 2)}
-            print(f"{'  of which scanning / column building':40s} {scan:8.1f} / {columns:.1f}")
+            batches = median(name, "batches")
+            figures[name] |= {"batches": batches}
+            print(f"{'  of which scanning / column building':40s} {scan:8.1f} / {columns:.1f}  ({batches:,.0f} Arrow batches)")
         if name == "single_job":
             rows_seconds = median("single_rows")
             figures[name]["statistics_and_parquet_seconds"] = round(seconds - rows_seconds, 2)

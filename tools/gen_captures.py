@@ -10,6 +10,15 @@ carry filters (MQCFH version 3).  A ``--corrupt-rate`` fraction of the messages 
 encoding: a wrong parameter length, a broken header, a truncated message, garbage between
 messages, an impossible parameter count, or an unknown CCSID (which still decodes, with a warning).
 
+A ``--rich-rate`` fraction of the messages (default 0.1; 0 gives the plain admin mix of earlier
+versions) is what real captures carry besides: event messages (MQCFT_EVENT: queue depth high,
+configuration changes with an accounting token), queue statistics (MQCFT_STATISTICS: one MQCFGR
+per queue with MQCFIL and MQCFIL64 counters), channel status answers (MQCFIN64 byte counts,
+MQCFBS channel ids), Inquire Queue Status by connection id (an MQCFBF filter) and z/OS extended
+responses (MQCFT_COMMAND_XR commands with filters answered by MQCFT_XR_ITEM / MQCFT_XR_MSG /
+MQCFT_XR_SUMMARY messages carrying MQBACF_RESPONSE_ID and, for Display Queue, an MQCFGR of
+attributes), interleaved at random among the admin exchanges, damaged at the same rate.
+
 ``--messages`` is the total over all files.  Output is deterministic for a given ``--seed``.
 ``_manifest.json`` (ignored by Spark's file listing because of the leading underscore) records
 what was written.
@@ -36,7 +45,11 @@ from pathlib import Path
 from pcfserver import mq
 from pcfserver.codec import (
     ByteString,
+    ByteStringFilter,
+    Group,
     Integer,
+    Integer64,
+    Integer64List,
     IntegerFilter,
     IntegerList,
     Message,
@@ -92,6 +105,30 @@ FAILURES = {
     mq.MQCMD_RESET_Q_STATS: ((mq.MQRC_UNKNOWN_OBJECT_NAME, None), (mq.MQRC_NOT_AUTHORIZED, None)),
 }
 CORRUPTIONS = ("length", "header", "truncate", "garbage", "count", "ccsid")
+
+# Parameter ids of statistics and channel status that formats/constants.tsv does not list; the
+# values are IBM's (cmqcfc.h), needed here only to make realistic bytes.
+MQIAMO_GETS = 722
+MQIAMO_PUTS = 735
+MQIAMO_Q_MAX_DEPTH = 739
+MQIAMO_Q_MIN_DEPTH = 740
+MQIAMO64_Q_TIME_AVG = 741
+MQIAMO64_BROWSE_BYTES = 745
+MQCAMO_START_DATE = 3175
+MQCAMO_START_TIME = 3176
+MQIACH_CHANNEL_TYPE = 1511
+MQIACH_CHANNEL_STATUS = 1527
+MQIACH_MSGS = 1534
+MQIACH_BYTES_SENT = 1535
+MQIACH_BYTES_RECEIVED = 1536
+MQCACH_CHANNEL_NAME = 3501
+MQCACH_XMIT_Q_NAME = 3505
+MQCACH_CONNECTION_NAME = 3506
+MQBACH_CHANNEL_ID = 7022  # assumed; no table names it, so rows carry it unnamed
+MQCHT_SENDER, MQCHT_SVRCONN = 1, 7
+MQCHS_RUNNING = 3
+CHANNELS = ("TO.LONDON", "TO.FRANKFURT", "TO.NEWYORK", "TO.TOKYO", "APP.SVRCONN", "ADMIN.SVRCONN")
+RICH_KINDS = (("event", 30), ("statistics", 15), ("channel_status", 20), ("status_by_connection", 10), ("zos", 25))
 
 
 class Queue:
@@ -268,6 +305,139 @@ class Generator:
         command = Message(code, tuple(params), type=mq.MQCFT_COMMAND, version=version)
         return [command, *self.responses(command, queue, ccsid)], order, ccsid
 
+    def rich_exchange(self) -> tuple[list[Message], str, int]:
+        """Messages of what captures carry besides queue administration (see the module docstring)."""
+        rng = self.rng
+        order = "big" if rng.random() < 0.5 else "little"
+        ccsid = self.ccsid()
+        kind = rng.choices([k for k, _ in RICH_KINDS], [w for _, w in RICH_KINDS])[0]
+        queue = self.queue()
+        qmgr = rng.choice(("QM.LONDON", "QM.FRANKFURT", "QM.NEWYORK", "QM.TOKYO"))
+        self.clock += rng.randrange(1, 600)
+        if kind == "event":
+            if rng.random() < 0.5:
+                params: list[Parameter] = [
+                    String(mq.MQCA_Q_MGR_NAME, qmgr.ljust(48), ccsid),
+                    String(mq.MQCA_Q_NAME, queue.name.ljust(48), ccsid),
+                    Integer(mq.MQIA_TIME_SINCE_RESET, rng.randrange(86400)),
+                    Integer(mq.MQIA_HIGH_Q_DEPTH, rng.randrange(4000, 5000)),
+                    Integer(mq.MQIA_MSG_ENQ_COUNT, rng.randrange(10**6)),
+                    Integer(mq.MQIA_MSG_DEQ_COUNT, rng.randrange(10**6)),
+                ]
+                event = Message(mq.MQCMD_PERFM_EVENT, tuple(params), type=mq.MQCFT_EVENT, reason=mq.MQRC_Q_DEPTH_HIGH, comp_code=mq.MQCC_WARNING)
+            else:
+                params = [
+                    String(mq.MQCACF_EVENT_USER_ID, rng.choice(USERS).ljust(12), ccsid),
+                    Integer(mq.MQIACF_EVENT_ORIGIN, rng.choice((1, 2, 3))),
+                    String(mq.MQCACF_OBJECT_Q_MGR_NAME, qmgr.ljust(48), ccsid),
+                    ByteString(mq.MQBACF_EVENT_ACCOUNTING_TOKEN, rng.randbytes(32)),
+                    String(mq.MQCACF_EVENT_APPL_IDENTITY, "".ljust(32), ccsid),
+                    Integer(mq.MQIACF_EVENT_APPL_TYPE, rng.choice((6, 11, 28))),
+                    String(mq.MQCACF_EVENT_APPL_NAME, rng.choice(("runmqsc", "MQ Explorer", "ansible")).ljust(28), ccsid),
+                    Integer(mq.MQIACF_OBJECT_TYPE, mq.MQOT_Q),
+                    String(mq.MQCA_Q_NAME, queue.name.ljust(48), ccsid),
+                    Integer(mq.MQIA_Q_TYPE, queue.qtype),
+                    *self.attributes(queue, ccsid, True),
+                ]
+                event = Message(mq.MQCMD_CONFIG_EVENT, tuple(params), type=mq.MQCFT_EVENT, version=2, reason=mq.MQRC_CONFIG_CHANGE_OBJECT, comp_code=mq.MQCC_WARNING)
+            return [event], order, ccsid
+        if kind == "statistics":
+            start = time.gmtime(self.clock - 1800)
+            groups = []
+            for q in rng.sample(self.queues, rng.randint(1, 5)):
+                groups.append(
+                    Group(
+                        mq.MQGACF_Q_STATISTICS_DATA,
+                        (
+                            String(mq.MQCA_Q_NAME, q.name.ljust(48), ccsid),
+                            Integer(mq.MQIA_Q_TYPE, q.qtype),
+                            Integer(MQIAMO_Q_MIN_DEPTH, rng.randrange(10)),
+                            Integer(MQIAMO_Q_MAX_DEPTH, rng.randrange(10, 5000)),
+                            Integer64List(MQIAMO64_Q_TIME_AVG, (rng.randrange(10**9), rng.randrange(10**12))),
+                            IntegerList(MQIAMO_PUTS, (rng.randrange(10**5), rng.randrange(10**5))),
+                            IntegerList(MQIAMO_GETS, (rng.randrange(10**5), rng.randrange(10**5))),
+                            Integer64List(MQIAMO64_BROWSE_BYTES, (rng.randrange(2**40), rng.randrange(2**40))),
+                        ),
+                    )
+                )
+            stats = Message(
+                mq.MQCMD_STATISTICS_Q,
+                (
+                    String(mq.MQCA_Q_MGR_NAME, qmgr.ljust(48), ccsid),
+                    String(MQCAMO_START_DATE, time.strftime("%Y-%m-%d", start), ccsid),
+                    String(MQCAMO_START_TIME, time.strftime("%H.%M.%S", start), ccsid),
+                    *groups,
+                ),
+                type=mq.MQCFT_STATISTICS,
+                version=3,
+            )
+            return [stats], order, ccsid
+        if kind == "channel_status":
+            channel = rng.choice(CHANNELS)
+            command = Message(mq.MQCMD_INQUIRE_CHANNEL_STATUS, (String(MQCACH_CHANNEL_NAME, channel, ccsid),), version=2)  # answers carry MQCFBS
+            answers = []
+            for _ in range(rng.randint(1, 3)):
+                sender = channel.startswith("TO.")
+                answers.append(
+                    ok_response(
+                        command,
+                        (
+                            String(MQCACH_CHANNEL_NAME, channel.ljust(20), ccsid),
+                            Integer(MQIACH_CHANNEL_TYPE, MQCHT_SENDER if sender else MQCHT_SVRCONN),
+                            Integer(MQIACH_CHANNEL_STATUS, MQCHS_RUNNING),
+                            String(MQCACH_CONNECTION_NAME, f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(256)}(1414)".ljust(264), ccsid),
+                            String(MQCACH_XMIT_Q_NAME, ("XMITQ." + channel[3:] if sender else "").ljust(48), ccsid),
+                            Integer(MQIACH_MSGS, rng.randrange(10**6)),
+                            Integer64(MQIACH_BYTES_SENT, rng.randrange(2**45)),
+                            Integer64(MQIACH_BYTES_RECEIVED, rng.randrange(2**40)),
+                            ByteString(MQBACH_CHANNEL_ID, rng.randbytes(16)),
+                        ),
+                    )
+                )
+            return [command, *numbered(answers)], order, ccsid
+        if kind == "status_by_connection":
+            connection = rng.randbytes(24)
+            command = Message(
+                mq.MQCMD_INQUIRE_Q_STATUS,
+                (
+                    String(mq.MQCA_Q_NAME, queue.app + ".*", ccsid),
+                    Integer(mq.MQIACF_Q_STATUS_TYPE, mq.MQIACF_Q_HANDLE),
+                    ByteStringFilter(mq.MQBACF_CONNECTION_ID, mq.MQCFOP_EQUAL, connection),
+                ),
+                version=3,
+            )
+            answer = ok_response(
+                command,
+                (
+                    String(mq.MQCA_Q_NAME, queue.name.ljust(48), ccsid),
+                    Integer(mq.MQIACF_Q_STATUS_TYPE, mq.MQIACF_Q_HANDLE),
+                    String(mq.MQCACF_USER_IDENTIFIER, rng.choice(USERS).ljust(12), ccsid),
+                    ByteString(mq.MQBACF_CONNECTION_ID, connection),
+                ),
+            )
+            return [command, *numbered([answer])], order, ccsid
+        # z/OS: an extended command (a filter) answered by XR_ITEM messages, a message, a summary
+        response_id = rng.randbytes(24)
+        command_params: list[Parameter] = [String(mq.MQCA_Q_NAME, queue.app + ".*", ccsid)]
+        if rng.random() < 0.5:
+            command_params.append(IntegerFilter(mq.MQIA_CURRENT_Q_DEPTH, mq.MQCFOP_GREATER, rng.choice((0, 100))))
+        else:
+            command_params.append(StringFilter(mq.MQCA_Q_DESC, mq.MQCFOP_LIKE, "Inbound*", ccsid))
+        command = Message(mq.MQCMD_INQUIRE_Q, tuple(command_params), type=mq.MQCFT_COMMAND_XR, version=3)
+        tag = (ByteString(mq.MQBACF_RESPONSE_ID, response_id), String(mq.MQCACF_RESPONSE_Q_MGR_NAME, qmgr.ljust(48), ccsid))
+        replies: list[Message] = []
+        matches = [q for q in self.queues if q.app == queue.app]
+        for q in rng.sample(matches, rng.randint(1, min(4, len(matches)))):
+            attributes = Group(
+                mq.MQGACF_Q_STATISTICS_DATA,
+                (Integer(mq.MQIA_CURRENT_Q_DEPTH, rng.randrange(500)), Integer64(mq.MQIA_MAX_Q_DEPTH, 5000), Integer(mq.MQIA_DEF_PRIORITY, rng.randrange(10))),
+            )
+            replies.append(Message(mq.MQCMD_INQUIRE_Q, (*tag, String(mq.MQCA_Q_NAME, q.name.ljust(48), ccsid), Integer(mq.MQIA_Q_TYPE, q.qtype), attributes), type=mq.MQCFT_XR_ITEM, version=3))
+        if rng.random() < 0.3:
+            replies.append(Message(mq.MQCMD_INQUIRE_Q, (*tag, Integer(mq.MQIACF_COMMAND_INFO, mq.MQCMDI_COMMAND_ACCEPTED)), type=mq.MQCFT_XR_MSG, version=3))
+        replies.append(Message(mq.MQCMD_INQUIRE_Q, tag, type=mq.MQCFT_XR_SUMMARY, version=3))
+        return [command, *numbered(replies)], order, ccsid
+
     def responses(self, command: Message, queue: Queue, ccsid: int) -> list[Message]:
         rng = self.rng
         code = command.command
@@ -361,17 +531,21 @@ def corrupt(rng: random.Random, raw: bytes, order: str, kind: str) -> bytes:
     return bytes(data)
 
 
-def generate_file(path: str, messages: int, corrupt_rate: float, seed: int) -> dict[str, object]:
-    """Writes one capture of exactly ``messages`` messages; returns what was written."""
+def generate_file(path: str, messages: int, corrupt_rate: float, seed: int, rich_rate: float = 0.0) -> dict[str, object]:
+    """Writes one capture of exactly ``messages`` messages, about ``rich_rate`` of them rich
+    (see the module docstring); returns what was written."""
     gen = Generator(seed)
     rng = random.Random(seed ^ 0x5EED)
     kinds: Counter[str] = Counter()
-    written = 0
+    written = rich = 0
     chunks: list[bytes] = []
     size = 0
     with open(path, "wb") as out:
         while written < messages:
-            exchange, order, _ = gen.exchange()
+            # rich exchanges at random, more often while behind the asked fraction (their sizes vary)
+            behind = rich < rich_rate * written
+            chosen = rich_rate > 0 and rng.random() < (min(1.0, 2 * rich_rate) if behind else rich_rate / 2)
+            exchange, order, _ = gen.rich_exchange() if chosen else gen.exchange()
             for message in exchange[: messages - written]:
                 raw = encode(message, byte_order=order)
                 if corrupt_rate and rng.random() < corrupt_rate:
@@ -381,11 +555,12 @@ def generate_file(path: str, messages: int, corrupt_rate: float, seed: int) -> d
                 chunks.append(raw)
                 size += len(raw)
                 written += 1
+                rich += chosen
             if len(chunks) > 4096:
                 out.write(b"".join(chunks))
                 chunks.clear()
         out.write(b"".join(chunks))
-    return {"file": os.path.basename(path), "messages": written, "bytes": size, "corrupted": dict(sorted(kinds.items()))}
+    return {"file": os.path.basename(path), "messages": written, "rich": rich, "bytes": size, "corrupted": dict(sorted(kinds.items()))}
 
 
 def split(total: int, parts: int) -> list[int]:
@@ -398,18 +573,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=4, help="number of capture files (default 4)")
     parser.add_argument("--messages", type=int, default=10_000, help="messages over all files (default 10000)")
     parser.add_argument("--corrupt-rate", type=float, default=0.0, help="fraction of messages damaged (default 0)")
+    parser.add_argument("--rich-rate", type=float, default=0.1, help="fraction of event, statistics, channel status and z/OS messages (default 0.1)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--out", default="captures", help="output folder (default ./captures)")
     parser.add_argument("--prefix", default="capture", help="file name prefix (default capture)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: one per core)")
     args = parser.parse_args(argv)
-    if args.files < 1 or args.messages < 0 or not 0 <= args.corrupt_rate <= 1:
-        parser.error("--files must be at least 1, --messages at least 0, --corrupt-rate within 0..1")
+    if args.files < 1 or args.messages < 0 or not 0 <= args.corrupt_rate <= 1 or not 0 <= args.rich_rate <= 1:
+        parser.error("--files must be at least 1, --messages at least 0, --corrupt-rate and --rich-rate within 0..1")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     counts = split(args.messages, args.files)
     jobs = [
-        (str(out / f"{args.prefix}-{i:04d}.pcf"), n, args.corrupt_rate, args.seed * 1_000_003 + i)
+        (str(out / f"{args.prefix}-{i:04d}.pcf"), n, args.corrupt_rate, args.seed * 1_000_003 + i, args.rich_rate)
         for i, n in enumerate(counts)
     ]
     started = time.perf_counter()
@@ -421,7 +597,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     manifest = {
         "seed": args.seed,
         "corrupt_rate": args.corrupt_rate,
+        "rich_rate": args.rich_rate,
         "messages": sum(int(str(r["messages"])) for r in results),
+        "rich": sum(int(str(r["rich"])) for r in results),
         "bytes": sum(int(str(r["bytes"])) for r in results),
         "files": results,
     }
