@@ -102,6 +102,7 @@ class _Job(Job):
     """One connection's commands, applied and waiting to be durable; then answered by the committer."""
 
     __slots__ = ("answers", "commands", "conn", "server", "started")
+    thread_on_small_machines = False  # (Job): PCF groups commit on the loop on two CPUs
 
     def __init__(self, server: PcfServer, conn: _Connection, commands: list[Message]) -> None:
         super().__init__()
