@@ -68,7 +68,7 @@ from pcfserver.engine.store import (
     StoreError,
 )
 from pcfserver.engine.transaction import Batch as Batch  # the shells commit batches: re-exported
-from pcfserver.engine.transaction import Transaction
+from pcfserver.engine.transaction import Transaction, UndoRecord
 from pcfserver.tables import fill_default
 
 log = logging.getLogger(__name__)
@@ -78,50 +78,11 @@ _T = TypeVar("_T")
 _COMMAND = mq.MQCFT_COMMAND
 _COMMAND_XR = mq.MQCFT_COMMAND_XR
 _LAST = mq.MQCFC_LAST
-_Q_NAME = mq.MQCA_Q_NAME
-_Q_TYPE = mq.MQIA_Q_TYPE
-_FROM_Q_NAME = mq.MQCACF_FROM_Q_NAME
-_TO_Q_NAME = mq.MQCACF_TO_Q_NAME
-_REPLACE = mq.MQIACF_REPLACE
-_FORCE = mq.MQIACF_FORCE
-_PURGE = mq.MQIACF_PURGE
 _ALL = mq.MQIACF_ALL
-_QT_LOCAL = mq.MQQT_LOCAL
-_QT_ALIAS = mq.MQQT_ALIAS
-_QT_REMOTE = mq.MQQT_REMOTE
-_QT_ALL = mq.MQQT_ALL
-_YES = 1  # MQRP_YES, MQFC_YES, MQPO_YES are all 1
 _ALT_DATE = mq.MQCA_ALTERATION_DATE
 _ALT_TIME = mq.MQCA_ALTERATION_TIME
-_CRT_DATE = mq.MQCA_CREATION_DATE
-_CRT_TIME = mq.MQCA_CREATION_TIME
-_CLUSTER_NAME = mq.MQCA_CLUSTER_NAME
-_CLUSTER_NAMELIST = mq.MQCA_CLUSTER_NAMELIST
-_USAGE = mq.MQIA_USAGE
-_SCOPE = mq.MQIA_SCOPE
-_SHAREABILITY = mq.MQIA_SHAREABILITY
-_BASE_OBJECT = mq.MQCA_BASE_OBJECT_NAME
-_XMIT_Q = mq.MQCA_XMIT_Q_NAME
-_REMOTE_Q = mq.MQCA_REMOTE_Q_NAME
-_REMOTE_QMGR = mq.MQCA_REMOTE_Q_MGR_NAME
 _QMGR_NAME = mq.MQCA_Q_MGR_NAME
 _NAME_LENGTH = mq.MQ_Q_NAME_LENGTH
-_CLUS_CHL_NAME = mq.MQCA_CLUS_CHL_NAME
-_CHECKED_TOGETHER = frozenset((_CLUSTER_NAME, _CLUSTER_NAMELIST, _USAGE, _SCOPE, _CLUS_CHL_NAME))
-# Runtime status reported by Inquire Queue (not kept in the store: no messages exist here).
-_STATUS_SLOT = {mq.MQIA_CURRENT_Q_DEPTH: 0, mq.MQIA_OPEN_INPUT_COUNT: 1, mq.MQIA_OPEN_OUTPUT_COUNT: 2}
-# Queues that cannot be cluster queues (S8, MQRCCF_CLUSTER_Q_USAGE_ERROR 3090).
-_NOT_CLUSTERABLE = frozenset(
-    (
-        "SYSTEM.CHANNEL.INITQ",
-        "SYSTEM.CHANNEL.SYNCQ",
-        "SYSTEM.CLUSTER.COMMAND.QUEUE",
-        "SYSTEM.CLUSTER.REPOSITORY.QUEUE",
-        "SYSTEM.COMMAND.INPUT",
-        "SYSTEM.QSG.CHANNEL.SYNCQ",
-        "SYSTEM.QSG.TRANSMIT.QUEUE",
-    )
-)
 _INT_OPERATORS = frozenset((mq.MQCFOP_LESS, mq.MQCFOP_EQUAL, mq.MQCFOP_GREATER, mq.MQCFOP_NOT_LESS, mq.MQCFOP_NOT_EQUAL, mq.MQCFOP_NOT_GREATER))
 _STRING_OPERATORS = _INT_OPERATORS | {mq.MQCFOP_LIKE, mq.MQCFOP_NOT_LIKE}
 
@@ -358,6 +319,11 @@ class Engine:
         messages discarded): the layer checks before it changes anything else.  Any other
         exception undoes the call and is answered MQRC_UNEXPECTED_ERROR.
         """
+        result, undo, ops = self._run_operation(action)
+        return result, Batch((), [], [], undo, ops)
+
+    def _run_operation(self, action: Callable[[], _T]) -> tuple[_T | MQIError, list[UndoRecord], list[AnyOp]]:
+        """``action`` on an empty transaction: its result (or MQIError) and what it recorded."""
         tx = self._tx
         tx.take()
         result: _T | MQIError
@@ -370,7 +336,7 @@ class Engine:
             tx.rollback_to((0, 0))
             result = MQIError(mq.MQRC_UNEXPECTED_ERROR)
         undo, ops = tx.take()
-        return result, Batch((), [], [], undo, ops)
+        return result, undo, ops
 
     def apply_command(self, command: Message, identity: Identity | None = None) -> list[Message]:
         """One PCF command inside an operation being applied (``apply_operation``), under ``identity``:
@@ -391,18 +357,7 @@ class Engine:
 
         ``apply_operation`` and ``commit`` in one (no Batch unless the commit fails): the embedded
         queue manager makes one of these per MQI call."""
-        tx = self._tx
-        tx.take()
-        result: _T | MQIError
-        try:
-            result = action()
-        except MQIError as exc:
-            result = exc
-        except Exception:
-            log.exception("message operation failed unexpectedly")
-            tx.rollback_to((0, 0))
-            result = MQIError(mq.MQRC_UNEXPECTED_ERROR)
-        undo, ops = tx.take()
+        result, undo, ops = self._run_operation(action)
         if ops:
             try:
                 self._store.commit(ops)
