@@ -17,21 +17,19 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
 from pcfserver.client.mqsc_rest import RestMqsc
-from pcfserver.client.protocol import PcfClientError
+from pcfserver.client.protocol import PcfClientError, portable
 from pcfserver.client.rest_session import OptionError, Session, add_options
 from pcfserver.client.sync import SyncClient
-from pcfserver.codec import Message, PcfError, String, StringFilter
+from pcfserver.codec import Message, PcfError
 from pcfserver.dialects import ExecuteError, ScriptRunner, dump
 from pcfserver.dialects.runner import DIALECTS, EXIT_ERROR, queue_manager_name
 from pcfserver.engine.responses import error_responses
 
 HISTORY = Path.home() / ".pcfserver_console_history"
-UTF8 = 1208
 
 
 def configure(name: str, parser: argparse.ArgumentParser) -> None:
@@ -68,7 +66,7 @@ class _Connection:
     def __call__(self, command: Message) -> list[Message]:
         if self.client is None:
             raise ExecuteError(self.error)
-        command = _portable(command)
+        command = portable(command)
         try:
             self.client.protocol.command_bytes(command)
         except PcfError as exc:  # a command the codec cannot write: its own failure, not a lost server
@@ -86,21 +84,6 @@ class _Connection:
             self.client.close()
 
 
-def _portable(command: Message) -> Message:
-    """Strings ISO 8859-1 cannot hold go as UTF-8 (CCSID 1208): the server decides, as it would in-process."""
-
-    def fits(text: str) -> bool:
-        try:
-            text.encode("latin-1")
-        except UnicodeEncodeError:
-            return False
-        return True
-
-    params = tuple(
-        replace(p, ccsid=UTF8) if isinstance(p, (String, StringFilter)) and p.ccsid == 0 and not fits(p.value) else p
-        for p in command.parameters
-    )
-    return replace(command, parameters=params)
 
 
 def _terminal_lines() -> Iterator[str]:

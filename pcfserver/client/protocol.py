@@ -8,9 +8,10 @@ conformance client.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from pcfserver import mq, names
-from pcfserver.codec import Message, PcfError, StreamDecoder, encode
+from pcfserver.codec import Message, PcfError, StreamDecoder, String, StringFilter, encode
 from pcfserver.codec.decoder import DEFAULT_MAX_MESSAGE_BYTES
 
 # The answers of clients that read this much without a message boundary are not PCF.
@@ -122,3 +123,24 @@ class ClientProtocol:
                     return answer
         except PcfError as error:
             raise PcfProtocolError(f"malformed response from the server: {error}") from error
+
+
+_UTF8 = 1208
+
+
+def portable(command: Message) -> Message:
+    """The command with its strings that ISO 8859-1 cannot hold marked UTF-8 (CCSID 1208), for a server to decode as
+    it would decode them in process (the console, the REST gateway's hop to a partner)."""
+
+    def fits(text: str) -> bool:
+        try:
+            text.encode("latin-1")
+        except UnicodeEncodeError:
+            return False
+        return True
+
+    params = tuple(
+        replace(p, ccsid=_UTF8) if isinstance(p, (String, StringFilter)) and p.ccsid == 0 and not fits(p.value) else p
+        for p in command.parameters
+    )
+    return replace(command, parameters=params)

@@ -24,9 +24,9 @@ from dataclasses import replace
 import trio
 
 from pcfserver import mq
-from pcfserver.client.protocol import PcfClientError
+from pcfserver.client.protocol import PcfClientError, portable
 from pcfserver.client.sync import SyncClient
-from pcfserver.codec import IntegerList, Message, PcfError, String, StringFilter
+from pcfserver.codec import IntegerList, Message, PcfError
 from pcfserver.dialects.outcome import Execute, ExecuteError
 from pcfserver.engine.authority import Identity
 from pcfserver.engine.responses import error_responses
@@ -35,28 +35,12 @@ from pcfserver.rest.gateway import HEADER, NoRoute, Route, Unreachable, resolve
 from pcfserver.rest.http import Response, error
 
 REPLY_TIMEOUT = 30.0  # seconds: mqweb's default mqRestRequestTimeout
-UTF8 = 1208
 
 
 def with_header(response: Response, gateway_qmgr: str) -> Response:
     return replace(response, headers=(*response.headers, (HEADER, gateway_qmgr)))
 
 
-def _portable(command: Message) -> Message:
-    """Strings ISO 8859-1 cannot hold travel as UTF-8 (CCSID 1208), as the console sends them."""
-
-    def fits(text: str) -> bool:
-        try:
-            text.encode("latin-1")
-        except UnicodeEncodeError:
-            return False
-        return True
-
-    params = tuple(
-        replace(p, ccsid=UTF8) if isinstance(p, (String, StringFilter)) and p.ccsid == 0 and not fits(p.value) else p
-        for p in command.parameters
-    )
-    return replace(command, parameters=params)
 
 
 def _allowed(identity: Identity | None, operation: AdminOperation) -> bool:
@@ -85,7 +69,7 @@ def carry(route: Route, operation: AdminOperation, identity: Identity | None, ga
         def execute(command: Message) -> list[Message]:
             if not allowed:
                 return error_responses(command, mq.MQRC_NOT_AUTHORIZED)
-            command = _portable(command)
+            command = portable(command)
             try:
                 client.protocol.command_bytes(command)
             except PcfError as exc:  # a command the codec cannot write: its own failure
