@@ -110,7 +110,11 @@ def target(command: str) -> Target | None:
         )  # fmt: skip
     found = kinds.by_command().get(pcf) if pcf is not None else None
     if found is None:
-        return None
+        # An operation on one object of a kind (STRMQMCHL, ENDMQMLSR): the row's name parameter says which kind.
+        owner = next((k for k in kinds.kinds() if row is not None and row.name == k.name), None)
+        if owner is None:
+            return None
+        found = (owner, "OPERATE")
     kind, verb = found
     keyword = {a.parameter: a.keyword(DIALECT) for a in reversed(attributes_of(kind.key))}
     return Target(
@@ -425,6 +429,8 @@ def _pcf(command: ClCommand, execute: Execute, context: Context) -> Message:
     assert row.pcf is not None and found is not None
     if found.table == "qmgr":
         return Message(row.pcf, tuple(_attributes(command, found)))
+    if found.verb == "OPERATE":  # the object's name is all the command carries here
+        return Message(row.pcf, (String(found.name_pid, _name(command, found.name)),))
     if found.verb in ("DELETE", "CLEAR"):
         return Message(row.pcf, (String(found.name_pid, _name(command, found.name)),))
     if name.startswith("DSP"):
