@@ -1,4 +1,4 @@
-"""An authentication information object's rule of its own (/work/notes/misc-rules.md A5; IBM's DEFINE AUTHINFO page
+"""An authentication information object's rule of its own (formats/rules-listener-service-authinfo-comminfo.md A5; IBM's DEFINE AUTHINFO page
 q085490_).  The table (formats/authinfo-attributes.tsv) gives the value sets, lengths and which AUTHTYPE takes an
 attribute; formats/kind-rules.tsv the CONNAME, SHORTUSR and OCSPURL each type needs; the type itself cannot change
 (kinds.tsv subtype_reason).

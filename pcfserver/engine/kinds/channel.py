@@ -1,4 +1,4 @@
-"""A channel's rules of its own (/work/notes/channel-rules.md; IBM's Change, Copy, Create Channel page and the
+"""A channel's rules of its own (formats/rules-channel.md; IBM's Change, Copy, Create Channel page and the
 MQRCCF reason pages named below).  The attribute table (formats/channel-attributes.tsv) gives the value sets, ranges,
 lengths and which channel types take an attribute (with IBM's attribute-specific reasons, R5); formats/kind-rules.tsv
 the XMITQ and CONNAME a type needs (4045, 4061), CLUSTER/CLUSNL and the reserved MCANAME.  Here, on the channel as

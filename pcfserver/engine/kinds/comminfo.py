@@ -1,4 +1,4 @@
-"""A communication information object's rule of its own (/work/notes/misc-rules.md M6; IBM's DEFINE COMMINFO page
+"""A communication information object's rule of its own (formats/rules-listener-service-authinfo-comminfo.md M6; IBM's DEFINE COMMINFO page
 q085620_: GRPADDR is "the group IP address or DNS name").  The table (formats/comminfo-attributes.tsv) gives TYPE,
 CCSID, ENCODING, PORT and the intervals.
 
