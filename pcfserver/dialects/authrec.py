@@ -58,21 +58,23 @@ def _keywords(row: CommandRow) -> tuple[dict[str, tuple[Attr, bool]], frozenset[
     return valued, frozenset(bare)
 
 
-def _error(message: str, text: str, end: int, keyword: str | None = None) -> CommandSyntaxError:
+def syntax_error(message: str, text: str, end: int, keyword: str | None = None) -> CommandSyntaxError:
+    """A syntax error at ``end`` of ``text`` (runmqsc's command segment); shared by the SET/DISPLAY grammars."""
     return CommandSyntaxError(message, segment(text, end), keyword=keyword)
 
 
-def _word(parameter: int, token: Token, text: str, keyword: str) -> int:
+def word_value(parameter: int, token: Token, text: str, keyword: str) -> int:
+    """The number a value word stands for (unquoted), else a syntax error naming the keyword."""
     words = vocabulary(DIALECT).words.get(parameter)
     value = None if token.quoted or words is None else words.to_value.get(token.text)
     if not isinstance(value, int):
-        raise _error(f"{token.raw} is not a value of {keyword}", text, token.end, keyword)
+        raise syntax_error(f"{token.raw} is not a value of {keyword}", text, token.end, keyword)
     return value
 
 
 def _one(item: Item, text: str) -> Token:
     if item.values is None or len(item.values) != 1:
-        raise _error(f"{item.keyword} takes one value in parentheses", text, item.end, item.keyword)
+        raise syntax_error(f"{item.keyword} takes one value in parentheses", text, item.end, item.keyword)
     return item.values[0]
 
 
@@ -84,25 +86,25 @@ def build(row: CommandRow, rest: Sequence[Item], text: str) -> Message:
     for item in rest:
         keyword = item.keyword
         if item.word.quoted:
-            raise _error(f"{item.word.raw} is not a keyword", text, item.word.end)
+            raise syntax_error(f"{item.word.raw} is not a keyword", text, item.word.end)
         if item.values is None and keyword in bare:
             continue
         if keyword not in valued or item.values is None:
-            raise _error(f"{keyword} is not valid here", text, item.end, keyword)
+            raise syntax_error(f"{keyword} is not valid here", text, item.end, keyword)
         if keyword in given:
-            raise _error(f"{keyword} is named twice", text, item.end, keyword)
+            raise syntax_error(f"{keyword} is named twice", text, item.end, keyword)
         given[keyword] = item
     for keyword, (_attr, required) in valued.items():
         if required and keyword not in given:
-            raise _error(f"{keyword} is required", text, len(text), keyword)
+            raise syntax_error(f"{keyword} is required", text, len(text), keyword)
     if "PRINCIPAL" in given and "GROUP" in given and row.pcf == mq.MQCMD_INQUIRE_AUTH_RECS:
-        raise _error("PRINCIPAL and GROUP cannot both be given", text, given["GROUP"].end, "GROUP")
+        raise syntax_error("PRINCIPAL and GROUP cannot both be given", text, given["GROUP"].end, "GROUP")
     head: list[Parameter] = []
     params: list[Parameter] = []
     profile = given.get("PROFILE")
     if row.pcf == mq.MQCMD_INQUIRE_AUTH_RECS:
         match = given.get("MATCH")
-        options = _word(_OPTIONS, _one(match, text), text, "MATCH") if match is not None else _match_value(_DEFAULT_MATCH)
+        options = word_value(_OPTIONS, _one(match, text), text, "MATCH") if match is not None else _match_value(_DEFAULT_MATCH)
         if profile is None:
             options = (options & _ENTITY_BITS) | mq.MQAUTHOPT_NAME_AS_WILDCARD
         head += [Integer(_OPTIONS, options), String(_PROFILE, _one(profile, text).text if profile is not None else _EVERY_PROFILE)]
@@ -115,7 +117,7 @@ def build(row: CommandRow, rest: Sequence[Item], text: str) -> Message:
             continue
         if parameter == _OBJTYPE:
             target = head if row.pcf != mq.MQCMD_INQUIRE_AUTH_RECS else params
-            target.append(Integer(_OBJTYPE, _word(_OBJTYPE, _one(item, text), text, keyword)))
+            target.append(Integer(_OBJTYPE, word_value(_OBJTYPE, _one(item, text), text, keyword)))
         elif keyword in ("PRINCIPAL", "GROUP") and row.pcf == mq.MQCMD_INQUIRE_AUTH_RECS:
             entity_type = mq.MQZAET_PRINCIPAL if keyword == "PRINCIPAL" else mq.MQZAET_GROUP
             params += [String(mq.MQCACF_ENTITY_NAME, _one(item, text).text), Integer(mq.MQIACF_ENTITY_TYPE, entity_type)]
@@ -123,7 +125,7 @@ def build(row: CommandRow, rest: Sequence[Item], text: str) -> Message:
             params.append(StringList(parameter, (_one(item, text).text,)))
         elif attr.struct == "MQCFIL":
             assert item.values is not None
-            params.append(IntegerList(parameter, tuple(_word(_AUTH_WORDS, token, text, keyword) for token in item.values)))
+            params.append(IntegerList(parameter, tuple(word_value(_AUTH_WORDS, token, text, keyword) for token in item.values)))
         else:
             params.append(String(parameter, _one(item, text).text))
     return Message(row.pcf, (*head, *params), type=mq.MQCFT_COMMAND)

@@ -24,8 +24,9 @@ from collections.abc import Callable, Sequence
 
 from pcfserver import mq, names
 from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
+from pcfserver.dialects.authrec import syntax_error, word_value
 from pcfserver.dialects.keywords import word_for
-from pcfserver.dialects.lexer import CommandSyntaxError, Item, Token, segment
+from pcfserver.dialects.lexer import Item
 from pcfserver.dialects.tables import Attr, CommandRow, vocabulary
 
 DIALECT = "mqsc"
@@ -70,18 +71,6 @@ def _filterable() -> dict[str, Attr]:
     return {k: a for k, a in _table().items() if a.struct in ("MQCFIN", "MQCFST") and (a.access != "command" or a.parameter == PROFILE)}
 
 
-def _error(message: str, text: str, end: int, keyword: str | None = None) -> CommandSyntaxError:
-    return CommandSyntaxError(message, segment(text, end), keyword=keyword)
-
-
-def _word(parameter: int, token: Token, text: str, keyword: str) -> int:
-    words = vocabulary(DIALECT).words.get(parameter)
-    value = None if token.quoted or words is None else words.to_value.get(token.text)
-    if not isinstance(value, int):
-        raise _error(f"{token.raw} is not a value of {keyword}", text, token.end, keyword)
-    return value
-
-
 def build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Message:
     """The PCF command of SET or DISPLAY CHLAUTH; CommandSyntaxError when the text cannot be read."""
     assert row.pcf is not None
@@ -94,31 +83,31 @@ def build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messag
     for item in rest:
         keyword = item.keyword
         if item.word.quoted:
-            raise _error(f"{item.word.raw} is not a keyword", text, item.word.end)
+            raise syntax_error(f"{item.word.raw} is not a keyword", text, item.word.end)
         if keyword == "WHERE" and "WHERE" in row.options and item.values is not None:
             from pcfserver.dialects import mqsc  # (mqsc imports this module)
 
             if filters:
-                raise _error("WHERE is named twice", text, item.end, keyword)
+                raise syntax_error("WHERE is named twice", text, item.end, keyword)
             filters.append(mqsc.where_filter(item, _filterable(), text))
             continue
         if item.values is None and display and (keyword == "ALL" or keyword in selectors):
             selector = mq.MQIACF_ALL if keyword == "ALL" else selectors[keyword].parameter
             if selector in chosen:
-                raise _error(f"{keyword} is named twice", text, item.end, keyword)
+                raise syntax_error(f"{keyword} is named twice", text, item.end, keyword)
             chosen.append(selector)
             continue
         if keyword not in valued or item.values is None:
-            raise _error(f"{keyword} is not valid here", text, item.end, keyword)
+            raise syntax_error(f"{keyword} is not valid here", text, item.end, keyword)
         if keyword in given:
-            raise _error(f"{keyword} is named twice", text, item.end, keyword)
+            raise syntax_error(f"{keyword} is named twice", text, item.end, keyword)
         attr = valued[keyword][0]
         if attr.struct != "MQCFSL" and len(item.values) != 1:
-            raise _error(f"{keyword} takes one value", text, item.end, keyword)
+            raise syntax_error(f"{keyword} takes one value", text, item.end, keyword)
         given[keyword] = item
     for keyword, (_attr, required) in valued.items():
         if required and keyword not in given:
-            raise _error(f"{keyword} is required", text, len(text), keyword)
+            raise syntax_error(f"{keyword} is required", text, len(text), keyword)
     head: list[Parameter] = [String(PROFILE, name)]
     params: list[Parameter] = []
     for keyword, item in given.items():
@@ -129,7 +118,7 @@ def build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messag
         elif attr.is_string:
             params.append(String(attr.parameter, item.values[0].text))
         else:
-            parameter = Integer(attr.parameter, _word(attr.parameter, item.values[0], text, keyword))
+            parameter = Integer(attr.parameter, word_value(attr.parameter, item.values[0], text, keyword))
             (head if attr.parameter == TYPE and not display else params).append(parameter)
     if display:
         match = next((p.value for p in params if isinstance(p, Integer) and p.parameter == MATCH), mq.MQMATCH_GENERIC)
