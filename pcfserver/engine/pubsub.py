@@ -15,7 +15,8 @@ transaction as the call that made them).
   (0-9) or AS_Q_DEF (the queue's DEFPRTY), the message properties MQTopicString and, when set, MQSubUserData (IBM's
   PSPROP(MSGPROP) default, K which names exactly).  A copy the destination refuses (full, put-inhibited, missing,
   too long) goes to the dead-letter queue when USEDLQ(YES) and there is one (as it is, without an MQDLH: K, issue
-  19 left), else it failed; PMSGDLV (persistent) / NPMSGDLV decide: ALL - any failure fails the publication, ALLDUR -
+  19 left), else it failed (MaxUncommittedMsgs reached by the copies is the publisher's 2024 instead, chosen);
+  PMSGDLV (persistent) / NPMSGDLV decide: ALL - any failure fails the publication, ALLDUR -
   a failure for a durable subscription does, ALLAVAIL - none does.  A failed publication is delivered to nobody
   (every copy made is undone) and answers MQRC_PUBLICATION_FAILURE 2502; so does one that matched subscriptions and
   reached none of them (the brief of issue 19).  No matching subscription: success.
@@ -247,8 +248,10 @@ class PubSub:
                 raise MQIError(mq.MQRC_UNKNOWN_REMOTE_Q_MGR)  # no channels here (formats/messaging-rules.tsv)
             self._layer.deliver(session, dest, md, body, syncpoint, managed=managed)
             return True
-        except MQIError:
+        except MQIError as error:
             engine.rollback_to(mark)
+            if error.reason == mq.MQRC_SYNCPOINT_LIMIT_REACHED:
+                raise  # the publisher's unit of work is full, not a subscriber's queue: the publication fails
         if not use_dlq:
             return False
         dlq = engine.qmgr_attr(mq.MQCA_DEAD_LETTER_Q_NAME)
