@@ -188,3 +188,29 @@ def test_durable_subscription_and_retained_publication_survive_restart(tmp_path:
     with open_queue_manager(tmp_path) as qm:
         assert "ORDERS" not in qm.engine.objects.by_type[-1]
         assert run(qm, "DISPLAY SUB(ORDERS)")[0].startswith("AMQ")  # not found
+
+
+def test_wildcard_block_applies_to_subscriptions_made_after_it() -> None:
+    with open_queue_manager() as qm:
+        run(qm, "DEFINE QLOCAL(EARLY.Q)\nDEFINE QLOCAL(LATE.Q)\nDEFINE QLOCAL(BELOW.Q)\nDEFINE QLOCAL(OTHER.Q)")
+        run(qm, "DEFINE TOPIC(PRIVATE) TOPICSTR('private')")
+        run(qm, "DEFINE SUB(EARLY) TOPICSTR('#') DEST(EARLY.Q)")
+        run(qm, "ALTER TOPIC(PRIVATE) WILDCARD(BLOCK)")
+        run(qm, "DEFINE SUB(LATE) TOPICSTR('#') DEST(LATE.Q)")
+        run(qm, "DEFINE SUB(BELOW) TOPICSTR('private/#') DEST(BELOW.Q)")
+        with qm.session() as s:
+            late_api = s.subscribe("+/x")
+            s.publish("private/x", "secret")
+            s.publish("public/x", "news")
+            assert late_api.get()[1] == b"news"
+            assert reason(lambda: late_api.get()) == mq.MQRC_NO_MSG_AVAILABLE
+        assert (depth(qm, "EARLY.Q"), depth(qm, "LATE.Q"), depth(qm, "BELOW.Q")) == (2, 1, 1)
+
+
+def test_sys_topics_are_hidden_from_catch_all_subscriptions() -> None:
+    """SYSTEM.ADMIN.TOPIC ($SYS/MQ) ships with WILDCARD(BLOCK)."""
+    with open_queue_manager() as qm:
+        with qm.session() as s:
+            everything = s.subscribe("#")
+            s.publish("$SYS/MQ/x", "internal")
+            assert reason(lambda: everything.get()) == mq.MQRC_NO_MSG_AVAILABLE

@@ -207,6 +207,7 @@ class Engine:
         self.messaging = MessageLayer(self)
         self.pubsub = PubSub(self, self.messaging, self.queues)
         self.messaging.session_ended = self.pubsub.end_session
+        self.objects.listener = self.pubsub.changed
         self.authority = AuthorityRecords()
         self.chlauth = chlauth.ChlauthRecords()
         self._identity: Identity | None = None  # who the commands being applied run for (None: the server)
@@ -218,6 +219,7 @@ class Engine:
             self._load(snapshot, qmgr, ccsid)
         else:
             self._seed(qmgr or "QM1", 819 if ccsid is None else ccsid)
+        self.pubsub.matcher()  # every subscription indexed now, under the topic objects as they are at open
 
     # ------------------------------------------------------------------ setup
 

@@ -242,20 +242,20 @@ def _put(engine: EngineView, kind: Kind, name: str, record: NamedObject | None) 
     """Makes ``record`` the object called ``name`` (None deletes it): in memory now, undoable, and as a store op."""
     objects = engine.objects.by_type[kind.object_type]
     old = objects.get(name)
-    engine.objects.touch(kind.object_type, name)
     if record is None:
         objects.pop(name, None)
         engine.record_op(DeleteObject(kind.object_type, name))
     else:
         objects[name] = record
         engine.record_op(PutObject(kind.object_type, name, tuple(record.attrs.items())))
+    engine.objects.touch(kind.object_type, name)
 
     def undo() -> None:
-        engine.objects.touch(kind.object_type, name)
         if old is None:
             objects.pop(name, None)
         else:
             objects[name] = old
+        engine.objects.touch(kind.object_type, name)
 
     engine.record_undo(undo)
 

@@ -8,7 +8,7 @@ transaction as the call that made them).
 * Subscriptions are the 'sub' kind's objects (engine.objects, type -1): administrative ones (DEFINE SUB, durable) and
   API ones made here (SubscriptionType API; a durable one is stored like any object, a non-durable one lives in
   memory only, named by its SubId, and ends with its session).  :class:`~pcfserver.engine.matching.Matcher` follows
-  them through ``Objects.touched``.
+  them as they change (``Objects.listener``).
 * Publishing (:meth:`PubSub.publish`): the topic's resolved attributes (topictree) decide: PUB(DISABLED) 2051;
   persistence and priority not given: DEFPSIST / DEFPRTY.  Each copy: a new MsgId, CorrelId = the subscription's
   DestinationCorrelId (its SubId unless set), priority the publication's unless the subscription's PUBPRTY names one
@@ -90,6 +90,7 @@ class PubSub:
         self._known: dict[str, NamedObject] = {}
         self._synced = False
         self._tree: TopicTree | None = None
+        self._stale = False  # a topic object changed since the tree was built
         self._blocked: tuple[Node, ...] = ()
         self.by_session: dict[int, set[str]] = {}  # session -> its non-durable subscriptions' names
         self.published = 0  # publications accepted (DISPLAY PUBSUB / TPSTATUS, later)
@@ -97,32 +98,46 @@ class PubSub:
     # ------------------------------------------------------------------ following the objects
 
     def topics(self) -> TopicTree:
-        objects = self._engine.objects
-        if self._tree is None or objects.touched[mq.MQOT_TOPIC]:
-            objects.take_touched(mq.MQOT_TOPIC)
-            self._tree = tree(self._engine)
-            blocked = []
-            for record in objects.by_type[mq.MQOT_TOPIC].values():
-                text = _text(record.attrs, mq.MQCA_TOPIC_STRING)
-                if text and record.attrs.get(mq.MQIA_WILDCARD_OPERATION) == mq.MQTA_BLOCK:
-                    blocked.append(levels(anchor(text)))
-            self._blocked = tuple(blocked)
+        """The topic tree as it is now."""
+        self.matcher()
+        if self._stale or self._tree is None:
+            self._rebuild_tree()
+        assert self._tree is not None
         return self._tree
 
-    def matcher(self) -> Matcher:
-        """The matcher, brought up to date with the subscriptions made, changed and deleted since it last looked."""
+    def _rebuild_tree(self) -> None:
+        self._stale = False
         objects = self._engine.objects
-        subs = objects.by_type[OBJECT_TYPE]
-        self.topics()  # the blocked nodes a new subscription is added under
+        self._tree = tree(self._engine)
+        blocked = []
+        for record in objects.by_type[mq.MQOT_TOPIC].values():
+            text = _text(record.attrs, mq.MQCA_TOPIC_STRING)
+            if text and record.attrs.get(mq.MQIA_WILDCARD_OPERATION) == mq.MQTA_BLOCK:
+                blocked.append(levels(anchor(text)))
+        self._blocked = tuple(blocked)
+
+    def matcher(self) -> Matcher:
+        """The matcher of every subscription (built at first use, then kept up to date by :meth:`changed`)."""
         if not self._synced:
-            objects.take_touched(OBJECT_TYPE)
+            self._rebuild_tree()
+            subs = self._engine.objects.by_type[OBJECT_TYPE]
             for name in subs:
                 self._follow(name, subs.get(name))
             self._synced = True
-        elif objects.touched[OBJECT_TYPE]:
-            for name in objects.take_touched(OBJECT_TYPE):
-                self._follow(name, subs.get(name))
         return self._matcher
+
+    def changed(self, object_type: int, name: str) -> None:
+        """A subscription or topic object changed (``Objects.listener``): a subscription is added under the
+        WILDCARD(BLOCK) nodes of the topic objects as they are now (IBM applies WILDCARD when a subscription is
+        made); one loaded at open is added under the topic objects as they are then (chosen, K)."""
+        if not self._synced:
+            return  # the first matcher() call takes everything as it is then
+        if object_type == OBJECT_TYPE:
+            if self._stale:
+                self._rebuild_tree()  # the topic objects as they are when this subscription changes
+            self._follow(name, self._engine.objects.by_type[OBJECT_TYPE].get(name))
+        else:
+            self._stale = True
 
     def _follow(self, name: str, record: NamedObject | None) -> None:
         known = self._known.get(name)
@@ -404,7 +419,6 @@ class PubSub:
         objects = engine.objects
         table = objects.by_type[OBJECT_TYPE]
         old = table.get(name)
-        objects.touch(OBJECT_TYPE, name)
         if record is None:
             table.pop(name, None)
             if stored:
@@ -413,13 +427,14 @@ class PubSub:
             table[name] = record
             if stored:
                 engine.record_op(PutObject(OBJECT_TYPE, name, tuple(record.attrs.items())))
+        objects.touch(OBJECT_TYPE, name)
 
         def undo() -> None:
-            objects.touch(OBJECT_TYPE, name)
             if old is None:
                 table.pop(name, None)
             else:
                 table[name] = old
+            objects.touch(OBJECT_TYPE, name)
 
         engine.record_undo(undo)
 

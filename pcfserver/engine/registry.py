@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from pcfserver import kinds
+from pcfserver import kinds, mq
 from pcfserver.engine.store import AttrValue, ObjValue
 
 
@@ -28,21 +29,16 @@ class NamedObject:
 class Objects:
     """Every object of every kind, by MQOT_* type and name."""
 
-    __slots__ = ("by_type", "touched")
+    __slots__ = ("by_type", "listener")
+
+    WATCHED = frozenset((-1, mq.MQOT_TOPIC))  # subscriptions (formats/kinds.tsv -1) and topics: what publish/subscribe follows
 
     def __init__(self) -> None:
         self.by_type: dict[int, dict[str, NamedObject]] = {kind.object_type: {} for kind in kinds.kinds()}
-        # Names changed (made, replaced, deleted, or an undo of either) since a watcher last took them, by type: the
-        # publish/subscribe engine follows topic objects and subscriptions through it without scanning them all.
-        self.touched: dict[int, set[str]] = {object_type: set() for object_type in self.by_type}
-
-    def touch(self, object_type: int, name: str) -> None:
-        self.touched[object_type].add(name)
-
-    def take_touched(self, object_type: int) -> set[str]:
-        names = self.touched[object_type]
-        self.touched[object_type] = set()
-        return names
+        # Told of every change to a subscription or topic object (made, replaced, deleted, or an undo of either) as
+        # it happens: the publish/subscribe engine follows them without scanning them all, and adds a subscription
+        # under the WILDCARD values its topic objects have when it is made.
+        self.listener: Callable[[int, str], None] | None = None
 
     def get(self, object_type: int, name: str) -> NamedObject | None:
         table = self.by_type.get(object_type)
@@ -50,3 +46,8 @@ class Objects:
 
     def names(self, object_type: int) -> list[str]:
         return sorted(self.by_type[object_type])
+
+    def touch(self, object_type: int, name: str) -> None:
+        """Call after the change: ``by_type`` already holds the new state."""
+        if self.listener is not None and object_type in self.WATCHED:
+            self.listener(object_type, name)
