@@ -9,6 +9,7 @@ import pytest
 from pcfserver import mq
 from pcfserver.dialects import mqsc
 from pcfserver.engine.messages import MQIError
+from pcfserver.engine.store import SqliteStore
 from pcfserver.qmgr import QueueManager, open_queue_manager
 
 
@@ -214,3 +215,31 @@ def test_sys_topics_are_hidden_from_catch_all_subscriptions() -> None:
             everything = s.subscribe("#")
             s.publish("$SYS/MQ/x", "internal")
             assert reason(lambda: everything.get()) == mq.MQRC_NO_MSG_AVAILABLE
+
+
+def test_administrative_managed_subscription_gets_its_queue_from_the_durable_model() -> None:
+    with open_queue_manager() as qm:
+        run(qm, "DEFINE SUB(M) TOPICSTR('m/#') DESTCLAS(MANAGED)")
+        dest = str(qm.engine.objects.by_type[-1]["M"].attrs[mq.MQCACF_DESTINATION])
+        assert dest.startswith("SYSTEM.MANAGED.DURABLE.")
+        with qm.session() as s:
+            s.publish("m/1", "to the managed queue", persistent=True)
+            assert s.get(dest)[1] == b"to the managed queue"
+        queue = qm.engine.queue(dest)
+        assert queue is not None and queue.attrs[mq.MQIA_DEFINITION_TYPE] == mq.MQQDT_PERMANENT_DYNAMIC
+
+
+def test_unsubscribing_with_uncommitted_copies_on_the_queue_leaves_nothing_behind(tmp_path: Path) -> None:
+    with open_queue_manager(tmp_path) as qm:
+        with qm.session() as s:
+            sub = s.subscribe("u/#", name="U", durable=True)
+            s.publish("u/1", "pending", persistent=True, syncpoint=True)
+            sub.close(remove=True)
+            s.commit()
+    store = SqliteStore(tmp_path)
+    try:
+        snapshot = store.load()
+    finally:
+        store.close()
+    assert sub.queue not in snapshot.queues
+    assert [row for row in snapshot.messages if row[1] == sub.queue] == []  # no message left of a queue that is gone

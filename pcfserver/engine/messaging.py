@@ -704,7 +704,7 @@ class MessageLayer:
             if state is not None:
                 state.uncommitted -= 1
                 arrivals.add(m.queue)
-            if not m.removed and m.md.persistence == _PERSISTENT:
+            if not m.removed and m.md.persistence == _PERSISTENT and state is not None:  # (its queue may be gone)
                 m.stored = True
                 rows.append((m.seq, m.queue, m.level, md_record(m.md.fields(), m.put_at, m.expires_at), m.body, 0))
         seqs: list[int] = []

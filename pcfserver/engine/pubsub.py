@@ -261,6 +261,10 @@ class PubSub:
         try:
             if dest_qmgr and dest_qmgr != engine.qmgr_name:
                 raise MQIError(mq.MQRC_UNKNOWN_REMOTE_Q_MGR)  # no channels here (formats/messaging-rules.tsv)
+            if managed and engine.queue(dest) is None and attrs.get(_SUB_TYPE, mq.MQSUBTYPE_ADMIN) == mq.MQSUBTYPE_ADMIN:
+                # DEFINE SUB DESTCLAS(MANAGED): its queue is made from the topic's MDURMDL when first needed
+                model = self.topics().resolve(_text(attrs, TOPIC_STRING))[mq.MQCA_MODEL_DURABLE_Q]
+                self._make_managed_queue(dest, str(model), True)
             self._layer.deliver(session, dest, md, body, syncpoint, managed=managed)
             return True
         except MQIError as error:
