@@ -36,7 +36,7 @@ from pcfserver import mq
 from pcfserver.engine.kinds.sub import DEST, DEST_CLASS, DEST_CORREL, OBJECT_TYPE, SUB_ID, SUB_NAME, TOPIC_STRING, new_sub_id
 from pcfserver.engine.kinds.topic import tree
 from pcfserver.engine.matching import SCHEME_CHAR, SCHEME_TOPIC, Matcher, Node
-from pcfserver.engine.messages import MessageDescriptor, MQIError
+from pcfserver.engine.messages import MessageDescriptor, MQIError, descriptor
 from pcfserver.engine.registry import NamedObject, Queue
 from pcfserver.engine.spec import byte_value
 from pcfserver.engine.store import DeleteObject, DeleteQueue, PutObject, PutQueue
@@ -91,6 +91,8 @@ class PubSub:
         self._synced = False
         self._tree: TopicTree | None = None
         self._stale = False  # a topic object changed since the tree was built
+        self._resolved: dict[str, dict[int, int | str]] = {}  # per topic string, until a topic object changes
+        self._correl: dict[str, bytes] = {}  # per subscription: its DestinationCorrelId's bytes
         self._blocked: tuple[Node, ...] = ()
         self.by_session: dict[int, set[str]] = {}  # session -> its non-durable subscriptions' names
         self.published = 0  # publications accepted (DISPLAY PUBSUB / TPSTATUS, later)
@@ -105,8 +107,19 @@ class PubSub:
         assert self._tree is not None
         return self._tree
 
+    def resolve(self, topic: str) -> dict[int, int | str]:
+        """The topic's resolved attributes (cached per topic string until a topic object changes)."""
+        tree_ = self.topics()
+        found = self._resolved.get(topic)
+        if found is None:
+            if len(self._resolved) >= 10000:
+                self._resolved.clear()
+            found = self._resolved[topic] = tree_.resolve(topic)
+        return found
+
     def _rebuild_tree(self) -> None:
         self._stale = False
+        self._resolved = {}
         objects = self._engine.objects
         self._tree = tree(self._engine)
         blocked = []
@@ -143,6 +156,7 @@ class PubSub:
         known = self._known.get(name)
         if known is record:
             return
+        self._correl.pop(name, None)
         if record is not None and known is not None and self._same_pattern(known, record):
             self._known[name] = record  # DEST, PUBPRTY, ... changed: looked up at publish time
             return
@@ -187,7 +201,7 @@ class PubSub:
             raise MQIError(mq.MQRC_UNKNOWN_OBJECT_NAME)
         if len(topic) > MAX_TOPIC_STRING:
             raise MQIError(mq.MQRC_OBJECT_STRING_ERROR)
-        resolved = self.topics().resolve(topic)
+        resolved = self.resolve(topic)
         if resolved[mq.MQIA_INHIBIT_PUB] == mq.MQTA_PUB_INHIBITED:
             raise MQIError(mq.MQRC_PUT_INHIBITED)
         if persistence is None or persistence == mq.MQPER_PERSISTENCE_AS_TOPIC_DEF:
@@ -232,23 +246,29 @@ class PubSub:
 
     def _copy(self, record: NamedObject, topic: str, md: MessageDescriptor, retained: bool = False) -> MessageDescriptor:
         attrs = record.attrs
-        correl = attrs.get(DEST_CORREL) or attrs.get(SUB_ID, "")
-        assert isinstance(correl, str)
+        correl = self._correl.get(record.name)
+        if correl is None:
+            text = attrs.get(DEST_CORREL) or attrs.get(SUB_ID, "")
+            assert isinstance(text, str)
+            correl = self._correl[record.name] = byte_value(text, 24)
         priority = md.priority
         wanted = attrs.get(_PUB_PRIORITY, mq.MQPRI_PRIORITY_AS_PUBLISHED)
-        if isinstance(wanted, int) and 0 <= wanted <= 9:
-            priority = wanted
-        elif wanted == mq.MQPRI_PRIORITY_AS_Q_DEF:
-            queue = self._engine.queue(_text(attrs, DEST))
-            priority = int(queue.attrs.get(mq.MQIA_DEF_PRIORITY, 0)) if queue is not None else md.priority
-        properties = [*md.properties, (TOPIC_PROPERTY, topic)]
-        user_data = _text(attrs, _USER_DATA)
+        if wanted != mq.MQPRI_PRIORITY_AS_PUBLISHED:
+            if isinstance(wanted, int) and 0 <= wanted <= 9:
+                priority = wanted
+            elif wanted == mq.MQPRI_PRIORITY_AS_Q_DEF:
+                queue = self._engine.queue(_text(attrs, DEST))
+                priority = int(queue.attrs.get(mq.MQIA_DEF_PRIORITY, 0)) if queue is not None else md.priority
+        properties = (*md.properties, (TOPIC_PROPERTY, topic))
+        user_data = attrs.get(_USER_DATA)
         if user_data:
-            properties.append((USER_DATA_PROPERTY, user_data))
+            properties += ((USER_DATA_PROPERTY, str(user_data)),)
         if retained:
-            properties.append((RETAINED_PROPERTY, "true"))
-        return replace(
-            md, msg_id=self._layer.new_msg_id(), correl_id=byte_value(correl, 24), priority=priority, properties=tuple(properties)
+            properties += ((RETAINED_PROPERTY, "true"),)
+        return descriptor(
+            self._layer.new_msg_id(), correl, priority, md.persistence, md.expiry, md.format, md.reply_to_q, md.reply_to_qmgr,
+            md.put_appl_name, md.put_date, md.put_time, md.user_identifier, md.backout_count, md.encoding, md.coded_char_set_id,
+            properties,
         )
 
     def _deliver_copy(self, session: SessionState, record: NamedObject, md: MessageDescriptor, body: bytes, syncpoint: bool, use_dlq: bool) -> bool:
@@ -263,7 +283,7 @@ class PubSub:
                 raise MQIError(mq.MQRC_UNKNOWN_REMOTE_Q_MGR)  # no channels here (formats/messaging-rules.tsv)
             if managed and engine.queue(dest) is None and attrs.get(_SUB_TYPE, mq.MQSUBTYPE_ADMIN) == mq.MQSUBTYPE_ADMIN:
                 # DEFINE SUB DESTCLAS(MANAGED): its queue is made from the topic's MDURMDL when first needed
-                model = self.topics().resolve(_text(attrs, TOPIC_STRING))[mq.MQCA_MODEL_DURABLE_Q]
+                model = self.resolve(_text(attrs, TOPIC_STRING))[mq.MQCA_MODEL_DURABLE_Q]
                 self._make_managed_queue(dest, str(model), True)
             self._layer.deliver(session, dest, md, body, syncpoint, managed=managed)
             return True
@@ -340,7 +360,7 @@ class PubSub:
             raise MQIError(mq.MQRC_UNKNOWN_OBJECT_NAME)
         if len(topic) > MAX_TOPIC_STRING:
             raise MQIError(mq.MQRC_OBJECT_STRING_ERROR)
-        resolved = self.topics().resolve(topic)
+        resolved = self.resolve(topic)
         if resolved[mq.MQIA_INHIBIT_SUB] == mq.MQTA_SUB_INHIBITED:
             raise MQIError(mq.MQRC_SUB_INHIBITED)
         if durable and resolved[mq.MQIA_DURABLE_SUB] == mq.MQSUB_DURABLE_INHIBITED:
