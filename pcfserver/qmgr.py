@@ -105,9 +105,22 @@ class Session:
         syncpoint: bool = False,
     ) -> tuple[MessageDescriptor, bytes]:
         """MQGET (or, with ``browse``, the next message under this session's browse cursor); ``wait`` in seconds."""
+        return self._get(queue, browse=browse, msg_id=msg_id, correl_id=correl_id, wait=wait, syncpoint=syncpoint)
+
+    def _get(
+        self,
+        queue: str,
+        *,
+        browse: bool = False,
+        msg_id: bytes | str | None = None,
+        correl_id: bytes | str | None = None,
+        wait: float = 0,
+        syncpoint: bool = False,
+        authorize: bool = True,
+    ) -> tuple[MessageDescriptor, bytes]:
         layer = self._qm.engine.messaging
         state = self._live()
-        action = lambda: layer.get(state, queue, browse=browse, msg_id=msg_id, correl_id=correl_id, syncpoint=syncpoint)  # noqa: E731
+        action = lambda: layer.get(state, queue, browse=browse, msg_id=msg_id, correl_id=correl_id, syncpoint=syncpoint, authorize=authorize)  # noqa: E731
         if wait <= 0:
             return self._qm.call(action)
         return self._qm.call(
@@ -210,13 +223,15 @@ class Subscription:
         self.sub_id = info.sub_id
         self.queue = info.queue
         self.durable = info.durable
+        self.managed = True  # Session.subscribe makes managed subscriptions only
         self.closed = False
 
     def get(self, *, wait: float = 0, browse: bool = False, syncpoint: bool = False) -> tuple[MessageDescriptor, bytes]:
         """The next publication (MQGET on the subscription's queue); ``wait`` in seconds."""
         if self.closed:
             raise MQIError(mq.MQRC_HOBJ_ERROR)
-        return self._session.get(self.queue, wait=wait, browse=browse, syncpoint=syncpoint)
+        # the subscriber reads its managed queue through the subscription's handle: no authority of its own needed
+        return self._session._get(self.queue, wait=wait, browse=browse, syncpoint=syncpoint, authorize=self.managed is False)
 
     def close(self, *, remove: bool = False) -> None:
         """MQCLOSE: a non-durable subscription ends (its queue and what it held go); a durable one stays to be

@@ -8,6 +8,7 @@ import pytest
 
 from pcfserver import mq
 from pcfserver.dialects import mqsc
+from pcfserver.engine.authority import Identity
 from pcfserver.engine.messages import MQIError
 from pcfserver.engine.store import SqliteStore
 from pcfserver.qmgr import QueueManager, open_queue_manager
@@ -243,3 +244,19 @@ def test_unsubscribing_with_uncommitted_copies_on_the_queue_leaves_nothing_behin
         store.close()
     assert sub.queue not in snapshot.queues
     assert [row for row in snapshot.messages if row[1] == sub.queue] == []  # no message left of a queue that is gone
+
+
+def test_publish_and_subscribe_need_authority_on_a_topic_object_at_or_above() -> None:
+    app = Identity("app", ("apps",))
+    with open_queue_manager() as qm:
+        run(qm, "DEFINE TOPIC(SPORT) TOPICSTR('sport')")
+        with qm.session(identity=app) as s:
+            assert reason(lambda: s.subscribe("sport/#")) == mq.MQRC_NOT_AUTHORIZED
+            assert reason(lambda: s.publish("sport/golf", "x")) == mq.MQRC_NOT_AUTHORIZED
+            run(qm, "SET AUTHREC PROFILE(SPORT) OBJTYPE(TOPIC) PRINCIPAL('app') AUTHADD(SUB)")
+            sub = s.subscribe("sport/golf")  # granted on SPORT, above the topic
+            assert reason(lambda: s.publish("sport/golf", "x")) == mq.MQRC_NOT_AUTHORIZED
+            assert reason(lambda: s.subscribe("news")) == mq.MQRC_NOT_AUTHORIZED  # only SYSTEM.BASE.TOPIC above
+            run(qm, "SET AUTHREC PROFILE(SYSTEM.BASE.TOPIC) OBJTYPE(TOPIC) GROUP('apps') AUTHADD(PUB)")
+            s.publish("sport/golf", "hole in one")
+            assert sub.get()[1] == b"hole in one"  # read from its managed queue without queue authority

@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from pcfserver import mq
+from pcfserver.engine.authority import operation_allowed
 from pcfserver.engine.kinds.sub import DEST, DEST_CLASS, DEST_CORREL, OBJECT_TYPE, SUB_ID, SUB_NAME, TOPIC_STRING, new_sub_id
 from pcfserver.engine.kinds.topic import tree
 from pcfserver.engine.matching import SCHEME_CHAR, SCHEME_TOPIC, Matcher, Node
@@ -116,6 +117,19 @@ class PubSub:
                 self._resolved.clear()
             found = self._resolved[topic] = tree_.resolve(topic)
         return found
+
+    def authorize(self, session: SessionState, topic: str, auth: int) -> None:
+        """MQRC_NOT_AUTHORIZED 2035 unless the session's identity holds ``auth`` (PUB or SUB) on a topic object at or
+        above the topic string: IBM checks the closest topic object, then each one above it up to SYSTEM.BASE.TOPIC,
+        and any of them granting it is enough (IBM "Publish/subscribe security", K for the exact walk)."""
+        identity = session.identity
+        if identity is None:
+            return
+        records = self._engine.authority
+        for name, _attrs in self.topics().chain(topic):
+            if operation_allowed(records, identity, mq.MQOT_TOPIC, name, auth):
+                return
+        raise MQIError(mq.MQRC_NOT_AUTHORIZED)
 
     def _rebuild_tree(self) -> None:
         self._stale = False
@@ -201,6 +215,7 @@ class PubSub:
             raise MQIError(mq.MQRC_UNKNOWN_OBJECT_NAME)
         if len(topic) > MAX_TOPIC_STRING:
             raise MQIError(mq.MQRC_OBJECT_STRING_ERROR)
+        self.authorize(session, topic, mq.MQAUTH_PUBLISH)
         resolved = self.resolve(topic)
         if resolved[mq.MQIA_INHIBIT_PUB] == mq.MQTA_PUB_INHIBITED:
             raise MQIError(mq.MQRC_PUT_INHIBITED)
@@ -360,6 +375,7 @@ class PubSub:
             raise MQIError(mq.MQRC_UNKNOWN_OBJECT_NAME)
         if len(topic) > MAX_TOPIC_STRING:
             raise MQIError(mq.MQRC_OBJECT_STRING_ERROR)
+        self.authorize(session, topic, mq.MQAUTH_SUBSCRIBE)
         resolved = self.resolve(topic)
         if resolved[mq.MQIA_INHIBIT_SUB] == mq.MQTA_SUB_INHIBITED:
             raise MQIError(mq.MQRC_SUB_INHIBITED)
