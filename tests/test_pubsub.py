@@ -260,3 +260,28 @@ def test_publish_and_subscribe_need_authority_on_a_topic_object_at_or_above() ->
             run(qm, "SET AUTHREC PROFILE(SYSTEM.BASE.TOPIC) OBJTYPE(TOPIC) GROUP('apps') AUTHADD(PUB)")
             s.publish("sport/golf", "hole in one")
             assert sub.get()[1] == b"hole in one"  # read from its managed queue without queue authority
+
+
+def test_status_counts_follow_the_publications() -> None:
+    with open_queue_manager() as qm:
+        run(qm, "DEFINE QLOCAL(Q)\nDEFINE QLOCAL(FULL.Q) MAXDEPTH(0)\nDEFINE TOPIC(SPORT) TOPICSTR('sport') DEFPRTY(3)")
+        run(qm, "DEFINE SUB(ALL) TOPICSTR('sport/#') DEST(Q)\nDEFINE SUB(GOLF) TOPICSTR('sport/golf') DEST(Q)")
+        run(qm, "DEFINE SUB(NEVER) TOPICSTR('sport/golf') DEST(FULL.Q)")
+        pubsub = qm.engine.pubsub
+        assert pubsub.subscription_status("GOLF") == (0, "", "")
+        with qm.session() as s:
+            s.publish("sport/golf", "1", retain=True)
+            s.publish("sport/golf", "2")
+            s.publish("sport/tennis", "3")
+            status = pubsub.topic_status("sport/golf")
+            assert status[mq.MQIA_SUB_COUNT] == 2 and status[mq.MQIACF_PUBLISH_COUNT] == 2
+            assert status[mq.MQIACF_RETAINED_PUBLICATION] == mq.MQQSO_YES
+            assert status[mq.MQCA_ADMIN_TOPIC_NAME] == "SPORT" and status[mq.MQIA_DEF_PRIORITY] == 3
+            assert pubsub.topic_status("sport/tennis")[mq.MQIACF_RETAINED_PUBLICATION] == mq.MQQSO_NO
+            assert pubsub.topic_status("news")[mq.MQCA_ADMIN_TOPIC_NAME] == "SYSTEM.BASE.TOPIC"
+            assert [pubsub.subscription_status(n)[0] for n in ("ALL", "GOLF", "NEVER")] == [3, 2, 0]
+            _count, date, clock = pubsub.subscription_status("ALL")
+            assert len(date) == 10 and len(clock) == 8
+            run(qm, "ALTER TOPIC(SPORT) PMSGDLV(ALL) USEDLQ(NO)")
+            assert reason(lambda: s.publish("sport/golf", "fails", persistent=True)) == mq.MQRC_PUBLICATION_FAILURE
+            assert pubsub.subscription_status("GOLF")[0] == 2  # a failed publication counts for nobody

@@ -96,7 +96,9 @@ class PubSub:
         self._correl: dict[str, bytes] = {}  # per subscription: its DestinationCorrelId's bytes
         self._blocked: tuple[Node, ...] = ()
         self.by_session: dict[int, set[str]] = {}  # session -> its non-durable subscriptions' names
-        self.published = 0  # publications accepted (DISPLAY PUBSUB / TPSTATUS, later)
+        self.published = 0  # publications accepted since open
+        self.topic_stats: dict[str, tuple[int, str, str]] = {}  # topic string -> (publications, last date, last time)
+        self.sub_stats: dict[str, tuple[int, str, str]] = {}  # subscription -> (messages, last date, last time)
 
     # ------------------------------------------------------------------ following the objects
 
@@ -178,6 +180,7 @@ class PubSub:
             self._matcher.remove(name)
             del self._known[name]
         if record is None:
+            self.sub_stats.pop(name, None)
             return
         topic = _text(record.attrs, TOPIC_STRING)
         if not topic:
@@ -228,36 +231,51 @@ class PubSub:
         md = layer.publication_descriptor(session, persistence, priority, own)
         mark = engine.mark()
         try:
-            self._deliver_all(session, topic, md, body, resolved, syncpoint)
+            reached = self._deliver_all(session, topic, md, body, resolved, syncpoint)
             if retain:
                 self._retain(session, topic, md, body, syncpoint)
         except MQIError:
             engine.rollback_to(mark)  # delivered to nobody
             raise
-        self.published += 1
+        self._count(topic, reached)
         return md
+
+    def _count(self, topic: str, reached: list[str]) -> None:
+        """The status counts of a publication that went out (Inquire Topic/Subscription Status: NUMPUBS, NUMMSGS and
+        the last dates and times; counted when published, a later backout does not take them back: chosen, K).  Kept
+        in memory only: they start again at restart (K)."""
+        date, clock = self._engine.now()
+        self.published += 1
+        stats = self.topic_stats.get(topic)
+        self.topic_stats[topic] = (1 if stats is None else stats[0] + 1, date, clock)
+        sub_stats = self.sub_stats
+        for name in reached:
+            before = sub_stats.get(name)
+            sub_stats[name] = (1 if before is None else before[0] + 1, date, clock)
 
     def _deliver_all(
         self, session: SessionState, topic: str, md: MessageDescriptor, body: bytes, resolved: dict[int, int | str], syncpoint: bool
-    ) -> None:
+    ) -> list[str]:
+        """Delivers the copies; answers the subscriptions reached."""
         names = self.matcher().match(topic)
         if not names:
-            return
+            return []
         persistent = md.persistence == mq.MQPER_PERSISTENT
         rule = resolved[mq.MQIA_PM_DELIVERY if persistent else mq.MQIA_NPM_DELIVERY]
         use_dlq = resolved[mq.MQIA_USE_DEAD_LETTER_Q] == mq.MQUSEDLQ_YES
-        delivered = 0
+        delivered: list[str] = []
         for name in names:
             assert isinstance(name, str)
             record = self._known[name]
             durable = record.attrs.get(_DURABLE, mq.MQSUB_DURABLE_YES) == mq.MQSUB_DURABLE_YES
             copy = self._copy(record, topic, md)
             if self._deliver_copy(session, record, copy, body, syncpoint, use_dlq):
-                delivered += 1
+                delivered.append(name)
             elif rule == mq.MQDLV_ALL or (rule == mq.MQDLV_ALL_DUR and durable):
                 raise MQIError(mq.MQRC_PUBLICATION_FAILURE)
         if not delivered:
             raise MQIError(mq.MQRC_PUBLICATION_FAILURE)
+        return delivered
 
     def _copy(self, record: NamedObject, topic: str, md: MessageDescriptor, retained: bool = False) -> MessageDescriptor:
         attrs = record.attrs
@@ -317,6 +335,26 @@ class PubSub:
         except MQIError:
             engine.rollback_to(mark)
             return False
+
+    # ------------------------------------------------------------------ status (DISPLAY TPSTATUS / SBSTATUS, to come)
+
+    def subscription_status(self, name: str) -> tuple[int, str, str]:
+        """NUMMSGS, LMSGDATE, LMSGTIME of a subscription (zero and blanks before its first message)."""
+        return self.sub_stats.get(name, (0, "", ""))
+
+    def topic_status(self, topic: str) -> dict[int, int | str]:
+        """A topic node's TYPE(TOPIC) status: its resolved attributes (never "as parent"), the topic object that
+        supplies them (ADMIN), whether it holds a retained publication, the subscriptions made on this very node
+        (SUBCOUNT: their topic string is the node's, wildcard ones included), the publications since open (K: IBM's
+        NUMPUBS is per publisher handle) and PUBCOUNT (open publisher handles: publish here opens none, so 0)."""
+        out: dict[int, int | str] = dict(self.resolve(topic))
+        out[mq.MQCA_ADMIN_TOPIC_NAME] = self.topics().admin(topic)
+        out[mq.MQIACF_RETAINED_PUBLICATION] = mq.MQQSO_YES if topic in self.retained() else mq.MQQSO_NO
+        self.matcher()
+        out[mq.MQIA_SUB_COUNT] = sum(1 for record in self._known.values() if _text(record.attrs, TOPIC_STRING) == topic)
+        out[mq.MQIA_PUB_COUNT] = 0
+        out[mq.MQIACF_PUBLISH_COUNT] = self.topic_stats.get(topic, (0, "", ""))[0]
+        return out
 
     # ------------------------------------------------------------------ retained publications
 
