@@ -359,7 +359,9 @@ class PubSub:
     # ------------------------------------------------------------------ retained publications
 
     def retained(self) -> dict[str, tuple[MessageDescriptor, bytes]]:
-        """The retained publication of each topic string (committed ones), by topic."""
+        """The retained publication of each topic string, by topic: of the committed ones on the queue, the last
+        published (a unit of work that replaced it and is backed out leaves the older one; the next retained
+        publication or CLEAR TOPICSTR removes every one of the topic)."""
         out: dict[str, tuple[MessageDescriptor, bytes]] = {}
         for m in self._layer.take_all(RETAINED_QUEUE):
             topic = dict(m.md.properties).get(TOPIC_PROPERTY)
@@ -463,7 +465,8 @@ class PubSub:
         probe = Matcher()
         scheme = SCHEME_CHAR if record.attrs.get(_SCHEMA) == mq.MQWS_CHAR else SCHEME_TOPIC
         probe.add(0, _text(record.attrs, TOPIC_STRING), scheme, self._blocked)
-        for topic, (md, body) in retained.items():
+        for topic in sorted(retained):  # in topic string order (chosen: IBM documents none)
+            md, body = retained[topic]
             if probe.match(topic):
                 own = tuple(p for p in md.properties if p[0] != TOPIC_PROPERTY)
                 self._deliver_copy(session, record, self._copy(record, topic, replace(md, properties=own), retained=True), body, False, False)
