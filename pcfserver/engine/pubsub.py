@@ -1,6 +1,8 @@
 """Publish/subscribe on the message layer (issue 19; facts in shared/reference/pubsub.md): publications delivered to
 every matching subscription's destination queue, retained publications, subscriptions made through the API.
 
+Where IBM leaves the answer open, the choices and their reasons are rows of ``formats/pubsub-rules.tsv``.
+
 Sans-IO, like the message layer: every call changes memory, records its undo and store operations, and the caller
 commits (a durable subscription, a retained publication and every persistent copy go to the store in the same
 transaction as the call that made them).
