@@ -95,6 +95,7 @@ class PubSub:
         self._tree: TopicTree | None = None
         self._stale = False  # a topic object changed since the tree was built
         self._resolved: dict[str, dict[int, int | str]] = {}  # per topic string, until a topic object changes
+        self._by_chain: dict[tuple[str, ...], dict[int, int | str]] = {}  # per chain of topic objects above
         self._correl: dict[str, bytes] = {}  # per subscription: its DestinationCorrelId's bytes
         self._blocked: tuple[Node, ...] = ()
         self.by_session: dict[int, set[str]] = {}  # session -> its non-durable subscriptions' names
@@ -117,9 +118,14 @@ class PubSub:
         tree_ = self.topics()
         found = self._resolved.get(topic)
         if found is None:
+            # the answer depends only on the topic objects above: topics under the same ones share it
+            chain = tuple(name for name, _attrs in tree_.chain(topic))
+            found = self._by_chain.get(chain)
+            if found is None:
+                found = self._by_chain[chain] = tree_.resolve(topic)
             if len(self._resolved) >= 10000:
                 self._resolved.clear()
-            found = self._resolved[topic] = tree_.resolve(topic)
+            self._resolved[topic] = found
         return found
 
     def authorize(self, session: SessionState, topic: str, auth: int) -> None:
@@ -138,6 +144,7 @@ class PubSub:
     def _rebuild_tree(self) -> None:
         self._stale = False
         self._resolved = {}
+        self._by_chain = {}
         objects = self._engine.objects
         self._tree = tree(self._engine)
         blocked = []
