@@ -32,6 +32,7 @@ from pcfserver.engine import open_engine
 from pcfserver.engine.authority import Identity
 from pcfserver.engine.messages import MessageDescriptor, MQIError
 from pcfserver.engine.messaging import FORMAT_STRING, SessionState
+from pcfserver.engine.pubsub import SubscriptionInfo
 
 _T = TypeVar("_T")
 
@@ -104,9 +105,22 @@ class Session:
         syncpoint: bool = False,
     ) -> tuple[MessageDescriptor, bytes]:
         """MQGET (or, with ``browse``, the next message under this session's browse cursor); ``wait`` in seconds."""
+        return self._get(queue, browse=browse, msg_id=msg_id, correl_id=correl_id, wait=wait, syncpoint=syncpoint)
+
+    def _get(
+        self,
+        queue: str,
+        *,
+        browse: bool = False,
+        msg_id: bytes | str | None = None,
+        correl_id: bytes | str | None = None,
+        wait: float = 0,
+        syncpoint: bool = False,
+        authorize: bool = True,
+    ) -> tuple[MessageDescriptor, bytes]:
         layer = self._qm.engine.messaging
         state = self._live()
-        action = lambda: layer.get(state, queue, browse=browse, msg_id=msg_id, correl_id=correl_id, syncpoint=syncpoint)  # noqa: E731
+        action = lambda: layer.get(state, queue, browse=browse, msg_id=msg_id, correl_id=correl_id, syncpoint=syncpoint, authorize=authorize)  # noqa: E731
         if wait <= 0:
             return self._qm.call(action)
         return self._qm.call(
@@ -115,6 +129,52 @@ class Session:
             waiting=lambda: layer.open(state, queue, input=not browse),  # a browse-only open is not an input open (IPPROCS)
             done_waiting=lambda handle: layer.close(state, handle),
         )
+
+    def publish(
+        self,
+        topic_string: str,
+        body: bytes | str,
+        *,
+        retain: bool = False,
+        persistent: bool | None = None,
+        priority: int | None = None,
+        properties: dict[str, str] | None = None,
+        syncpoint: bool = False,
+    ) -> MessageDescriptor:
+        """MQPUT to a topic string: one copy to every matching subscription (``persistent``/``priority`` None: the
+        topic's DEFPSIST/DEFPRTY); ``retain`` keeps it as the topic's retained publication.  Returns the descriptor
+        as published."""
+        data = body.encode("utf-8") if isinstance(body, str) else bytes(body)
+        persistence = None if persistent is None else (mq.MQPER_PERSISTENT if persistent else mq.MQPER_NOT_PERSISTENT)
+        pubsub = self._qm.engine.pubsub
+        state = self._live()
+        props = tuple((properties or {}).items())
+        return self._qm.call(
+            lambda: pubsub.publish(
+                state, topic_string, data, retain=retain, persistence=persistence, priority=priority, properties=props, syncpoint=syncpoint
+            )
+        )
+
+    def subscribe(
+        self,
+        topic_string: str,
+        *,
+        name: str | None = None,
+        durable: bool = False,
+        new_publications_only: bool = False,
+        wildcard_schema: str = "topic",
+    ) -> Subscription:
+        """MQSUB with a managed queue: a non-durable subscription (ends with :meth:`Subscription.close` or this
+        session) or a durable one, made or resumed by ``name``.  ``wildcard_schema``: "topic" or "char"."""
+        pubsub = self._qm.engine.pubsub
+        state = self._live()
+        schema = mq.MQWS_CHAR if wildcard_schema == "char" else mq.MQWS_TOPIC
+        info = self._qm.call(
+            lambda: pubsub.subscribe(
+                state, topic_string, name=name, durable=durable, new_publications_only=new_publications_only, wildcard_schema=schema
+            )
+        )
+        return Subscription(self, info)
 
     def open(self, queue: str, *, input: bool = False, output: bool = False) -> int:
         """MQOPEN: the queue counts as open (OpenInputCount/OpenOutputCount) until :meth:`close`; returns a handle."""
@@ -152,6 +212,44 @@ class Session:
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.end()
+
+
+class Subscription:
+    """A subscription made by :meth:`Session.subscribe`: its publications are read from its managed queue."""
+
+    def __init__(self, session: Session, info: SubscriptionInfo) -> None:
+        self._session = session
+        self.name = info.name
+        self.sub_id = info.sub_id
+        self.queue = info.queue
+        self.durable = info.durable
+        self.managed = True  # Session.subscribe makes managed subscriptions only
+        self.closed = False
+
+    def get(self, *, wait: float = 0, browse: bool = False, syncpoint: bool = False) -> tuple[MessageDescriptor, bytes]:
+        """The next publication (MQGET on the subscription's queue); ``wait`` in seconds."""
+        if self.closed:
+            raise MQIError(mq.MQRC_HOBJ_ERROR)
+        # the subscriber reads its managed queue through the subscription's handle: no authority of its own needed
+        return self._session._get(self.queue, wait=wait, browse=browse, syncpoint=syncpoint, authorize=self.managed is False)
+
+    def close(self, *, remove: bool = False) -> None:
+        """MQCLOSE: a non-durable subscription ends (its queue and what it held go); a durable one stays to be
+        resumed by name unless ``remove`` (MQCO_REMOVE_SUB)."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.durable and not remove:
+            return
+        pubsub = self._session._qm.engine.pubsub
+        name = self.name
+        self._session._qm.call(lambda: pubsub.unsubscribe(name))
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
 
 
 class QueueManager:

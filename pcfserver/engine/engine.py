@@ -39,6 +39,7 @@ from pcfserver.engine.filters import OBJECT_NAME as _OBJECT_NAME
 from pcfserver.engine.kinds import topic
 from pcfserver.engine.messages import MQIError
 from pcfserver.engine.messaging import MessageLayer
+from pcfserver.engine.pubsub import PubSub
 from pcfserver.engine.queues import Queues, parameter_of
 from pcfserver.engine.registry import Queue as Queue  # re-exported: the rooms and tests name it here
 from pcfserver.engine.responses import Reject as _Reject
@@ -165,6 +166,9 @@ class Engine:
         }
         self.objects = objects.Objects()
         self.messaging = MessageLayer(self)
+        self.pubsub = PubSub(self, self.messaging, self.queues)
+        self.messaging.session_ended = self.pubsub.end_session
+        self.objects.listener = self.pubsub.changed
         self.authority = AuthorityRecords()
         self.chlauth = chlauth.ChlauthRecords()
         self._identity: Identity | None = None  # who the commands being applied run for (None: the server)
@@ -176,6 +180,7 @@ class Engine:
             self._load(snapshot, qmgr, ccsid)
         else:
             self._seed(qmgr or "QM1", 819 if ccsid is None else ccsid)
+        self.pubsub.matcher()  # every subscription indexed now, under the topic objects as they are at open
 
     # ------------------------------------------------------------------ setup
 
@@ -258,6 +263,7 @@ class Engine:
             self._store.commit([*queues, *objects.seed(self, todo), objects.mark(snapshot.meta, todo)])
         if chlauth.load(self, snapshot):
             self._store.commit(chlauth.seed(self))
+        self.execute_operation(self.pubsub.recover)  # non-durable subscriptions' managed queues did not survive
 
     def close(self) -> None:
         """Ends every session (their units of work backed out), keeps NPMCLASS(HIGH) messages, closes the store."""

@@ -89,6 +89,12 @@ class _PutPlan:
     low_watch: bool  # a get may make a Queue Depth Low event (the queue's switch and PERFMEV on)
 
 
+def _no_queue() -> Queue:
+    from pcfserver.engine.registry import Queue
+
+    return Queue("", _QT_LOCAL, {})
+
+
 class Handle:
     """An open queue: the definitions it resolved through and what it was opened for."""
 
@@ -164,6 +170,7 @@ class MessageLayer:
         self.clock: Callable[[], float] = time.time
         self._plans: dict[str, _PutPlan] = {}
         self._id_head = ("", b"")  # (queue manager name, the MsgId's first 16 bytes made of it)
+        self.session_ended: Callable[[SessionState], None] | None = None  # publish/subscribe ends its subscriptions
 
     # ------------------------------------------------------------------ load and save
 
@@ -250,9 +257,11 @@ class MessageLayer:
         return session
 
     def end_session(self, session: SessionState) -> None:
-        """The connection ends: its unit of work is backed out and its handles closed."""
+        """The connection ends: its unit of work is backed out, its handles closed, its non-durable subscriptions ended."""
         if session.uow:
             self.backout(session)
+        if self.session_ended is not None:
+            self.session_ended(session)
         for handle_id in list(session.handles):
             self.close(session, handle_id)
         self.sessions.pop(session.ident, None)
@@ -538,6 +547,34 @@ class MessageLayer:
             self._trigger(session, base, uow is not None)
         return md
 
+    def deliver(self, session: SessionState | None, name: str, md: MessageDescriptor, body: bytes, syncpoint: bool, *, managed: bool = False) -> None:
+        """A message the queue manager puts for someone else (a publication's copy, a retained publication): the
+        descriptor as given, the queue's put checks but not the session's authority.  ``managed``: a subscription's
+        managed queue, which takes persistent copies even when its model made it temporary (chosen: IBM delivers
+        persistent publications to non-durable subscribers; the copy ends with the subscription)."""
+        path = self.resolve(name)
+        first, base = path[0], path[-1]
+        plan = self._plan(base)
+        if plan.put_inhibited or (first is not base and first.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED):
+            raise MQIError(mq.MQRC_PUT_INHIBITED)
+        if managed and plan.temporary:
+            plan = replace(plan, temporary=False)
+        self._place(session if syncpoint else None, base, md, body, self.clock(), syncpoint, plan)
+
+    def publication_descriptor(
+        self, session: SessionState | None, persistence: int, priority: int, properties: tuple[tuple[str, str], ...], format: str = FORMAT_STRING
+    ) -> MessageDescriptor:
+        """A publication's descriptor as its publisher put it (each copy then takes its own MsgId and CorrelId)."""
+        if persistence not in (mq.MQPER_NOT_PERSISTENT, mq.MQPER_PERSISTENT):
+            raise MQIError(mq.MQRC_PERSISTENCE_ERROR)
+        if priority < 0:
+            raise MQIError(mq.MQRC_PRIORITY_ERROR)
+        first = _NO_QUEUE
+        return self._new_descriptor(session, first, self.clock(), persistence, priority, None, None, None, "", "", format, properties)
+
+    def new_msg_id(self) -> bytes:
+        return self._new_msg_id()
+
     # ------------------------------------------------------------------ get and browse
 
     def get(
@@ -551,6 +588,7 @@ class MessageLayer:
         syncpoint: bool = False,
         first: bool = False,
         convert: Callable[[MessageDescriptor, bytes], bytes] | None = None,
+        authorize: bool = True,
     ) -> tuple[MessageDescriptor, bytes]:
         """MQGET: the next eligible message, removed (or, browsing, left under the session's cursor).
 
@@ -562,7 +600,7 @@ class MessageLayer:
         session.last_reason = mq.MQRC_NONE
         path = self.resolve(name)
         named, base = path[0], path[-1]
-        if session.identity is not None:
+        if authorize and session.identity is not None:
             self._authorize(session, named.name, mq.MQAUTH_BROWSE if browse else mq.MQAUTH_INPUT)
         plan = self._plan(base)
         if plan.get_inhibited or (named is not base and named.attrs.get(mq.MQIA_INHIBIT_GET) == mq.MQQA_GET_INHIBITED):
@@ -666,7 +704,7 @@ class MessageLayer:
             if state is not None:
                 state.uncommitted -= 1
                 arrivals.add(m.queue)
-            if not m.removed and m.md.persistence == _PERSISTENT:
+            if not m.removed and m.md.persistence == _PERSISTENT and state is not None:  # (its queue may be gone)
                 m.stored = True
                 rows.append((m.seq, m.queue, m.level, md_record(m.md.fields(), m.put_at, m.expires_at), m.body, 0))
         seqs: list[int] = []
@@ -927,6 +965,9 @@ class MessageLayer:
             self._place(None, queue, self._own_descriptor(now, FORMAT_EVENT), encode(event), now, False)
         except MQIError:
             pass  # the event queue is full or the message too long for it: the event is lost
+
+
+_NO_QUEUE = _no_queue()  # a publication has no queue to take defaults from: its topic resolved them
 
 
 def _process_fields(process: NamedObject | None) -> tuple[int, str, str, str]:

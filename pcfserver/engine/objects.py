@@ -248,12 +248,14 @@ def _put(engine: EngineView, kind: Kind, name: str, record: NamedObject | None) 
     else:
         objects[name] = record
         engine.record_op(PutObject(kind.object_type, name, tuple(record.attrs.items())))
+    engine.objects.touch(kind.object_type, name)
 
     def undo() -> None:
         if old is None:
             objects.pop(name, None)
         else:
             objects[name] = old
+        engine.objects.touch(kind.object_type, name)
 
     engine.record_undo(undo)
 

@@ -108,6 +108,11 @@ HOOKS = Hooks(fill=_fill, select=_select, report=_report, always=frozenset((_TYP
 
 def clear_topic_string(engine: EngineView, command: Message, values: Values) -> list[Message]:
     """Clear Topic String (MQCMD_CLEAR_TOPIC_STRING, CLEAR TOPICSTR): removes the retained publication of a topic
-    string.  IBM answers success when there is none (pubsub.md P7/P8); this server keeps no retained publications
-    yet (issue 19 adds them), so there never is one."""
+    string (pcfserver/engine/pubsub.py keeps them on SYSTEM.RETAINED.PUB.QUEUE).  IBM answers success when there is
+    none (pubsub.md P7/P8)."""
+    text = values.get(TOPIC_STRING, "")
+    assert isinstance(text, str)
+    pubsub = getattr(engine, "pubsub", None)
+    if pubsub is not None:
+        pubsub.clear_retained(None, text)
     return responses.success(command)

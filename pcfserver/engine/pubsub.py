@@ -1,0 +1,570 @@
+"""Publish/subscribe on the message layer (issue 19; facts in shared/reference/pubsub.md): publications delivered to
+every matching subscription's destination queue, retained publications, subscriptions made through the API.
+
+Where IBM leaves the answer open, the choices and their reasons are rows of ``formats/pubsub-rules.tsv``.
+
+Sans-IO, like the message layer: every call changes memory, records its undo and store operations, and the caller
+commits (a durable subscription, a retained publication and every persistent copy go to the store in the same
+transaction as the call that made them).
+
+* Subscriptions are the 'sub' kind's objects (engine.objects, type -1): administrative ones (DEFINE SUB, durable) and
+  API ones made here (SubscriptionType API; a durable one is stored like any object, a non-durable one lives in
+  memory only, named by its SubId, and ends with its session).  :class:`~pcfserver.engine.matching.Matcher` follows
+  them as they change (``Objects.listener``).
+* Publishing (:meth:`PubSub.publish`): the topic's resolved attributes (topictree) decide: PUB(DISABLED) 2051;
+  persistence and priority not given: DEFPSIST / DEFPRTY.  Each copy: a new MsgId, CorrelId = the subscription's
+  DestinationCorrelId (its SubId unless set), priority the publication's unless the subscription's PUBPRTY names one
+  (0-9) or AS_Q_DEF (the queue's DEFPRTY), the message properties MQTopicString and, when set, MQSubUserData (IBM's
+  PSPROP(MSGPROP) default, K which names exactly).  A copy the destination refuses (full, put-inhibited, missing,
+  too long) goes to the dead-letter queue when USEDLQ(YES) and there is one (as it is, without an MQDLH: K, issue
+  19 left), else it failed (MaxUncommittedMsgs reached by the copies is the publisher's 2024 instead, chosen);
+  PMSGDLV (persistent) / NPMSGDLV decide: ALL - any failure fails the publication, ALLDUR -
+  a failure for a durable subscription does, ALLAVAIL - none does.  A failed publication is delivered to nobody
+  (every copy made is undone) and answers MQRC_PUBLICATION_FAILURE 2502; so does one that matched subscriptions and
+  reached none of them (the brief of issue 19).  No matching subscription: success.
+* Retained publications: the last retained one per topic string is a message on SYSTEM.RETAINED.PUB.QUEUE whose
+  MQTopicString property names the topic (persistent ones stored with the queue's messages, so they survive restart
+  exactly as persistent messages do; a non-persistent one lasts until restart, K).  A new subscription receives a
+  copy of every retained publication it matches (property MQIsRetained 'true', K name) unless it asks for new
+  publications only.  Clear Topic String removes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from pcfserver import mq
+from pcfserver.engine.authority import operation_allowed
+from pcfserver.engine.kinds.sub import DEST, DEST_CLASS, DEST_CORREL, OBJECT_TYPE, SUB_ID, SUB_NAME, TOPIC_STRING, new_sub_id
+from pcfserver.engine.kinds.topic import tree
+from pcfserver.engine.matching import SCHEME_CHAR, SCHEME_TOPIC, Matcher, Node
+from pcfserver.engine.messages import MessageDescriptor, MQIError, descriptor
+from pcfserver.engine.registry import NamedObject, Queue
+from pcfserver.engine.spec import byte_value
+from pcfserver.engine.store import DeleteObject, DeleteQueue, PutObject, PutQueue
+from pcfserver.engine.topictree import TopicTree, anchor, levels
+
+if TYPE_CHECKING:
+    from pcfserver.engine.context import EngineView
+    from pcfserver.engine.messaging import MessageLayer, SessionState
+    from pcfserver.engine.queues import Queues
+    from pcfserver.engine.store import ObjValue
+
+RETAINED_QUEUE = "SYSTEM.RETAINED.PUB.QUEUE"
+TOPIC_PROPERTY = "MQTopicString"
+USER_DATA_PROPERTY = "MQSubUserData"
+RETAINED_PROPERTY = "MQIsRetained"
+MANAGED_DURABLE = "SYSTEM.MANAGED.DURABLE."
+MANAGED_NON_DURABLE = "SYSTEM.MANAGED.NDURABLE."
+MAX_TOPIC_STRING = mq.MQ_TOPIC_STR_LENGTH
+_DURABLE = mq.MQIACF_DURABLE_SUBSCRIPTION
+_SUB_TYPE = mq.MQIACF_SUB_TYPE
+_SCHEMA = mq.MQIACF_WILDCARD_SCHEMA
+_PUB_PRIORITY = mq.MQIACF_PUB_PRIORITY
+_USER_DATA = mq.MQCACF_SUB_USER_DATA
+
+
+@dataclass(frozen=True, slots=True)
+class SubscriptionInfo:
+    """What an API subscriber holds: the subscription's name (its SubId's text for a non-durable one), SubId and the
+    queue its publications arrive on."""
+
+    name: str
+    sub_id: str
+    queue: str
+    durable: bool
+
+
+def _text(attrs: dict[int, ObjValue], pid: int) -> str:
+    value = attrs.get(pid, "")
+    return value if isinstance(value, str) else ""
+
+
+class PubSub:
+    """The publish/subscribe engine of one queue manager (owned by the engine, beside the message layer)."""
+
+    def __init__(self, engine: EngineView, layer: MessageLayer, queues: Queues) -> None:
+        self._engine = engine
+        self._layer = layer
+        self._queues = queues
+        self._own: SessionState | None = None
+        self._matcher = Matcher()
+        self._known: dict[str, NamedObject] = {}
+        self._synced = False
+        self._tree: TopicTree | None = None
+        self._stale = False  # a topic object changed since the tree was built
+        self._resolved: dict[str, dict[int, int | str]] = {}  # per topic string, until a topic object changes
+        self._by_chain: dict[tuple[str, ...], dict[int, int | str]] = {}  # per chain of topic objects above
+        self._correl: dict[str, bytes] = {}  # per subscription: its DestinationCorrelId's bytes
+        self._blocked: tuple[Node, ...] = ()
+        self.by_session: dict[int, set[str]] = {}  # session -> its non-durable subscriptions' names
+        self.published = 0  # publications accepted since open
+        self.topic_stats: dict[str, tuple[int, str, str]] = {}  # topic string -> (publications, last date, last time)
+        self.sub_stats: dict[str, tuple[int, str, str]] = {}  # subscription -> (messages, last date, last time)
+
+    # ------------------------------------------------------------------ following the objects
+
+    def topics(self) -> TopicTree:
+        """The topic tree as it is now."""
+        self.matcher()
+        if self._stale or self._tree is None:
+            self._rebuild_tree()
+        assert self._tree is not None
+        return self._tree
+
+    def resolve(self, topic: str) -> dict[int, int | str]:
+        """The topic's resolved attributes (cached per topic string until a topic object changes)."""
+        tree_ = self.topics()
+        found = self._resolved.get(topic)
+        if found is None:
+            # the answer depends only on the topic objects above: topics under the same ones share it
+            chain = tuple(name for name, _attrs in tree_.chain(topic))
+            found = self._by_chain.get(chain)
+            if found is None:
+                found = self._by_chain[chain] = tree_.resolve(topic)
+            if len(self._resolved) >= 10000:
+                self._resolved.clear()
+            self._resolved[topic] = found
+        return found
+
+    def authorize(self, session: SessionState, topic: str, auth: int) -> None:
+        """MQRC_NOT_AUTHORIZED 2035 unless the session's identity holds ``auth`` (PUB or SUB) on a topic object at or
+        above the topic string: IBM checks the closest topic object, then each one above it up to SYSTEM.BASE.TOPIC,
+        and any of them granting it is enough (IBM "Publish/subscribe security", K for the exact walk)."""
+        identity = session.identity
+        if identity is None:
+            return
+        records = self._engine.authority
+        for name, _attrs in self.topics().chain(topic):
+            if operation_allowed(records, identity, mq.MQOT_TOPIC, name, auth):
+                return
+        raise MQIError(mq.MQRC_NOT_AUTHORIZED)
+
+    def _rebuild_tree(self) -> None:
+        self._stale = False
+        self._resolved = {}
+        self._by_chain = {}
+        objects = self._engine.objects
+        self._tree = tree(self._engine)
+        blocked = []
+        for record in objects.by_type[mq.MQOT_TOPIC].values():
+            text = _text(record.attrs, mq.MQCA_TOPIC_STRING)
+            if text and record.attrs.get(mq.MQIA_WILDCARD_OPERATION) == mq.MQTA_BLOCK:
+                blocked.append(levels(anchor(text)))
+        self._blocked = tuple(blocked)
+
+    def matcher(self) -> Matcher:
+        """The matcher of every subscription (built at first use, then kept up to date by :meth:`changed`)."""
+        if not self._synced:
+            self._rebuild_tree()
+            subs = self._engine.objects.by_type[OBJECT_TYPE]
+            for name in subs:
+                self._follow(name, subs.get(name))
+            self._synced = True
+        return self._matcher
+
+    def changed(self, object_type: int, name: str) -> None:
+        """A subscription or topic object changed (``Objects.listener``): a subscription is added under the
+        WILDCARD(BLOCK) nodes of the topic objects as they are now (IBM applies WILDCARD when a subscription is
+        made); one loaded at open is added under the topic objects as they are then (chosen, K)."""
+        if not self._synced:
+            return  # the first matcher() call takes everything as it is then
+        if object_type == OBJECT_TYPE:
+            if self._stale:
+                self._rebuild_tree()  # the topic objects as they are when this subscription changes
+            self._follow(name, self._engine.objects.by_type[OBJECT_TYPE].get(name))
+        else:
+            self._stale = True
+
+    def _follow(self, name: str, record: NamedObject | None) -> None:
+        known = self._known.get(name)
+        if known is record:
+            return
+        self._correl.pop(name, None)
+        if record is not None and known is not None and self._same_pattern(known, record):
+            self._known[name] = record  # DEST, PUBPRTY, ... changed: looked up at publish time
+            return
+        if known is not None:
+            self._matcher.remove(name)
+            del self._known[name]
+        if record is None:
+            self.sub_stats.pop(name, None)
+            return
+        topic = _text(record.attrs, TOPIC_STRING)
+        if not topic:
+            return  # SYSTEM.DEFAULT.SUB: a template, not a subscription
+        scheme = SCHEME_CHAR if record.attrs.get(_SCHEMA) == mq.MQWS_CHAR else SCHEME_TOPIC
+        try:
+            self._matcher.add(name, topic, scheme, self._blocked)
+        except MQIError:
+            return  # a pattern the character scheme refuses matches nothing
+        self._known[name] = record
+
+    @staticmethod
+    def _same_pattern(a: NamedObject, b: NamedObject) -> bool:
+        return a.attrs.get(TOPIC_STRING) == b.attrs.get(TOPIC_STRING) and a.attrs.get(_SCHEMA) == b.attrs.get(_SCHEMA)
+
+    # ------------------------------------------------------------------ publishing
+
+    def publish(
+        self,
+        session: SessionState,
+        topic: str,
+        body: bytes,
+        *,
+        retain: bool = False,
+        persistence: int | None = None,
+        priority: int | None = None,
+        properties: tuple[tuple[str, str], ...] = (),
+        syncpoint: bool = False,
+    ) -> MessageDescriptor:
+        """One publication (MQPUT to a topic); answers the descriptor as the publisher put it."""
+        engine = self._engine
+        if engine.qmgr_attr(mq.MQIA_PUBSUB_MODE) == mq.MQPSM_DISABLED:
+            raise MQIError(mq.MQRC_PUBSUB_INHIBITED)
+        if not topic:
+            raise MQIError(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        if len(topic) > MAX_TOPIC_STRING:
+            raise MQIError(mq.MQRC_OBJECT_STRING_ERROR)
+        self.authorize(session, topic, mq.MQAUTH_PUBLISH)
+        resolved = self.resolve(topic)
+        if resolved[mq.MQIA_INHIBIT_PUB] == mq.MQTA_PUB_INHIBITED:
+            raise MQIError(mq.MQRC_PUT_INHIBITED)
+        if persistence is None or persistence == mq.MQPER_PERSISTENCE_AS_TOPIC_DEF:
+            persistence = int(resolved[mq.MQIA_TOPIC_DEF_PERSISTENCE])
+        if priority is None or priority == mq.MQPRI_PRIORITY_AS_TOPIC_DEF:
+            priority = int(resolved[mq.MQIA_DEF_PRIORITY])
+        layer = self._layer
+        own = tuple(p for p in properties if p[0] != TOPIC_PROPERTY)
+        md = layer.publication_descriptor(session, persistence, priority, own)
+        mark = engine.mark()
+        try:
+            reached = self._deliver_all(session, topic, md, body, resolved, syncpoint)
+            if retain:
+                self._retain(session, topic, md, body, syncpoint)
+        except MQIError:
+            engine.rollback_to(mark)  # delivered to nobody
+            raise
+        self._count(topic, reached)
+        return md
+
+    def _count(self, topic: str, reached: list[str]) -> None:
+        """The status counts of a publication that went out (Inquire Topic/Subscription Status: NUMPUBS, NUMMSGS and
+        the last dates and times; counted when published, a later backout does not take them back: chosen, K).  Kept
+        in memory only: they start again at restart (K)."""
+        date, clock = self._engine.now()
+        self.published += 1
+        stats = self.topic_stats.get(topic)
+        self.topic_stats[topic] = (1 if stats is None else stats[0] + 1, date, clock)
+        sub_stats = self.sub_stats
+        for name in reached:
+            before = sub_stats.get(name)
+            sub_stats[name] = (1 if before is None else before[0] + 1, date, clock)
+
+    def _deliver_all(
+        self, session: SessionState, topic: str, md: MessageDescriptor, body: bytes, resolved: dict[int, int | str], syncpoint: bool
+    ) -> list[str]:
+        """Delivers the copies; answers the subscriptions reached."""
+        names = self.matcher().match(topic)
+        if not names:
+            return []
+        persistent = md.persistence == mq.MQPER_PERSISTENT
+        rule = resolved[mq.MQIA_PM_DELIVERY if persistent else mq.MQIA_NPM_DELIVERY]
+        use_dlq = resolved[mq.MQIA_USE_DEAD_LETTER_Q] == mq.MQUSEDLQ_YES
+        delivered: list[str] = []
+        for name in names:
+            assert isinstance(name, str)
+            record = self._known[name]
+            durable = record.attrs.get(_DURABLE, mq.MQSUB_DURABLE_YES) == mq.MQSUB_DURABLE_YES
+            copy = self._copy(record, topic, md)
+            if self._deliver_copy(session, record, copy, body, syncpoint, use_dlq):
+                delivered.append(name)
+            elif rule == mq.MQDLV_ALL or (rule == mq.MQDLV_ALL_DUR and durable):
+                raise MQIError(mq.MQRC_PUBLICATION_FAILURE)
+        if not delivered:
+            raise MQIError(mq.MQRC_PUBLICATION_FAILURE)
+        return delivered
+
+    def _copy(self, record: NamedObject, topic: str, md: MessageDescriptor, retained: bool = False) -> MessageDescriptor:
+        attrs = record.attrs
+        correl = self._correl.get(record.name)
+        if correl is None:
+            text = attrs.get(DEST_CORREL) or attrs.get(SUB_ID, "")
+            assert isinstance(text, str)
+            correl = self._correl[record.name] = byte_value(text, 24)
+        priority = md.priority
+        wanted = attrs.get(_PUB_PRIORITY, mq.MQPRI_PRIORITY_AS_PUBLISHED)
+        if wanted != mq.MQPRI_PRIORITY_AS_PUBLISHED:
+            if isinstance(wanted, int) and 0 <= wanted <= 9:
+                priority = wanted
+            elif wanted == mq.MQPRI_PRIORITY_AS_Q_DEF:
+                queue = self._engine.queue(_text(attrs, DEST))
+                priority = int(queue.attrs.get(mq.MQIA_DEF_PRIORITY, 0)) if queue is not None else md.priority
+        properties = (*md.properties, (TOPIC_PROPERTY, topic))
+        user_data = attrs.get(_USER_DATA)
+        if user_data:
+            properties += ((USER_DATA_PROPERTY, str(user_data)),)
+        if retained:
+            properties += ((RETAINED_PROPERTY, "true"),)
+        return descriptor(
+            self._layer.new_msg_id(), correl, priority, md.persistence, md.expiry, md.format, md.reply_to_q, md.reply_to_qmgr,
+            md.put_appl_name, md.put_date, md.put_time, md.user_identifier, md.backout_count, md.encoding, md.coded_char_set_id,
+            properties,
+        )
+
+    def _deliver_copy(self, session: SessionState, record: NamedObject, md: MessageDescriptor, body: bytes, syncpoint: bool, use_dlq: bool) -> bool:
+        attrs = record.attrs
+        dest = _text(attrs, DEST)
+        dest_qmgr = _text(attrs, mq.MQCACF_DESTINATION_Q_MGR)
+        managed = attrs.get(DEST_CLASS) == mq.MQDC_MANAGED
+        engine = self._engine
+        mark = engine.mark()
+        try:
+            if dest_qmgr and dest_qmgr != engine.qmgr_name:
+                raise MQIError(mq.MQRC_UNKNOWN_REMOTE_Q_MGR)  # no channels here (formats/messaging-rules.tsv)
+            if managed and engine.queue(dest) is None and attrs.get(_SUB_TYPE, mq.MQSUBTYPE_ADMIN) == mq.MQSUBTYPE_ADMIN:
+                # DEFINE SUB DESTCLAS(MANAGED): its queue is made from the topic's MDURMDL when first needed
+                model = self.resolve(_text(attrs, TOPIC_STRING))[mq.MQCA_MODEL_DURABLE_Q]
+                self._make_managed_queue(dest, str(model), True)
+            self._layer.deliver(session, dest, md, body, syncpoint, managed=managed)
+            return True
+        except MQIError as error:
+            engine.rollback_to(mark)
+            if error.reason == mq.MQRC_SYNCPOINT_LIMIT_REACHED:
+                raise  # the publisher's unit of work is full, not a subscriber's queue: the publication fails
+        if not use_dlq:
+            return False
+        dlq = engine.qmgr_attr(mq.MQCA_DEAD_LETTER_Q_NAME)
+        if not isinstance(dlq, str) or not dlq.strip():
+            return False
+        try:
+            self._layer.deliver(session, dlq.strip(), md, body, syncpoint)
+            return True
+        except MQIError:
+            engine.rollback_to(mark)
+            return False
+
+    # ------------------------------------------------------------------ status (DISPLAY TPSTATUS / SBSTATUS, to come)
+
+    def subscription_status(self, name: str) -> tuple[int, str, str]:
+        """NUMMSGS, LMSGDATE, LMSGTIME of a subscription (zero and blanks before its first message)."""
+        return self.sub_stats.get(name, (0, "", ""))
+
+    def topic_status(self, topic: str) -> dict[int, int | str]:
+        """A topic node's TYPE(TOPIC) status: its resolved attributes (never "as parent"), the topic object that
+        supplies them (ADMIN), whether it holds a retained publication, the subscriptions made on this very node
+        (SUBCOUNT: their topic string is the node's, wildcard ones included), the publications since open (K: IBM's
+        NUMPUBS is per publisher handle) and PUBCOUNT (open publisher handles: publish here opens none, so 0)."""
+        out: dict[int, int | str] = dict(self.resolve(topic))
+        out[mq.MQCA_ADMIN_TOPIC_NAME] = self.topics().admin(topic)
+        out[mq.MQIACF_RETAINED_PUBLICATION] = mq.MQQSO_YES if topic in self.retained() else mq.MQQSO_NO
+        self.matcher()
+        out[mq.MQIA_SUB_COUNT] = sum(1 for record in self._known.values() if _text(record.attrs, TOPIC_STRING) == topic)
+        out[mq.MQIA_PUB_COUNT] = 0
+        out[mq.MQIACF_PUBLISH_COUNT] = self.topic_stats.get(topic, (0, "", ""))[0]
+        return out
+
+    # ------------------------------------------------------------------ retained publications
+
+    def retained(self) -> dict[str, tuple[MessageDescriptor, bytes]]:
+        """The retained publication of each topic string, by topic: of the committed ones on the queue, the last
+        published (a unit of work that replaced it and is backed out leaves the older one; the next retained
+        publication or CLEAR TOPICSTR removes every one of the topic)."""
+        out: dict[str, tuple[MessageDescriptor, bytes]] = {}
+        for m in self._layer.take_all(RETAINED_QUEUE):
+            topic = dict(m.md.properties).get(TOPIC_PROPERTY)
+            if topic is not None:
+                out[topic] = (m.md, m.body)
+        return out
+
+    def _retain(self, session: SessionState, topic: str, md: MessageDescriptor, body: bytes, syncpoint: bool) -> None:
+        if self._engine.queue(RETAINED_QUEUE) is None:
+            raise MQIError(mq.MQRC_RETAINED_MSG_Q_ERROR)
+        self.clear_retained(session, topic, syncpoint)
+        kept = replace(md, msg_id=self._layer.new_msg_id(), properties=(*md.properties, (TOPIC_PROPERTY, topic)))
+        self._layer.deliver(session, RETAINED_QUEUE, kept, body, syncpoint)
+
+    def clear_retained(self, session: SessionState | None, topic: str, syncpoint: bool = False) -> bool:
+        """Removes the retained publication of ``topic`` (CLEAR TOPICSTR); whether there was one."""
+        found = False
+        for m in self._layer.take_all(RETAINED_QUEUE):
+            if dict(m.md.properties).get(TOPIC_PROPERTY) == topic:
+                state = session if session is not None else self._own_session()
+                self._layer.get(state, RETAINED_QUEUE, msg_id=m.md.msg_id, syncpoint=syncpoint and session is not None, authorize=False)
+                found = True
+        return found
+
+    def _own_session(self) -> SessionState:
+        if self._own is None:
+            self._own = self._layer.open_session("pcfserver pubsub")
+        return self._own
+
+    # ------------------------------------------------------------------ subscriptions made through the API
+
+    def subscribe(
+        self, session: SessionState, topic: str, *, name: str | None = None, durable: bool = False, new_publications_only: bool = False,
+        wildcard_schema: int = mq.MQWS_TOPIC,
+    ) -> SubscriptionInfo:
+        """MQSUB with a managed destination: a durable subscription is made (or resumed, by its name) and stored; a
+        non-durable one lasts until :meth:`unsubscribe` or its session ends."""
+        engine = self._engine
+        if engine.qmgr_attr(mq.MQIA_PUBSUB_MODE) == mq.MQPSM_DISABLED:
+            raise MQIError(mq.MQRC_PUBSUB_INHIBITED)
+        subs = engine.objects.by_type[OBJECT_TYPE]
+        if durable:
+            if not name:
+                raise MQIError(mq.MQRC_SUB_NAME_ERROR)
+            existing = subs.get(name)
+            if existing is not None:  # MQSO_RESUME
+                if _text(existing.attrs, TOPIC_STRING) != topic:
+                    raise MQIError(mq.MQRC_SUB_ALREADY_EXISTS)
+                return self._info(existing)
+        if not topic:
+            raise MQIError(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        if len(topic) > MAX_TOPIC_STRING:
+            raise MQIError(mq.MQRC_OBJECT_STRING_ERROR)
+        self.authorize(session, topic, mq.MQAUTH_SUBSCRIBE)
+        resolved = self.resolve(topic)
+        if resolved[mq.MQIA_INHIBIT_SUB] == mq.MQTA_SUB_INHIBITED:
+            raise MQIError(mq.MQRC_SUB_INHIBITED)
+        if durable and resolved[mq.MQIA_DURABLE_SUB] == mq.MQSUB_DURABLE_INHIBITED:
+            raise MQIError(mq.MQRC_DURABILITY_NOT_ALLOWED)
+        if wildcard_schema == mq.MQWS_CHAR:
+            Matcher().add(0, topic, SCHEME_CHAR)  # refuses a bad '%' (2425) before anything is made
+        sub_id = new_sub_id(engine)
+        queue = (MANAGED_DURABLE if durable else MANAGED_NON_DURABLE) + sub_id[-16:]
+        model = resolved[mq.MQCA_MODEL_DURABLE_Q if durable else mq.MQCA_MODEL_NON_DURABLE_Q]
+        self._make_managed_queue(queue, str(model), durable)
+        date, clock = engine.now()
+        key = name if durable and name else sub_id
+        attrs: dict[int, ObjValue] = {
+            **_sub_defaults(),
+            SUB_NAME: key,
+            SUB_ID: sub_id,
+            TOPIC_STRING: topic,
+            DEST: queue,
+            DEST_CLASS: mq.MQDC_MANAGED,
+            DEST_CORREL: sub_id,
+            _SCHEMA: wildcard_schema,
+            _DURABLE: mq.MQSUB_DURABLE_YES if durable else mq.MQSUB_DURABLE_NO,
+            _SUB_TYPE: mq.MQSUBTYPE_API,
+            mq.MQCACF_SUB_USER_ID: session.user,
+            mq.MQCA_CREATION_DATE: date,
+            mq.MQCA_CREATION_TIME: clock,
+            mq.MQCA_ALTERATION_DATE: date,
+            mq.MQCA_ALTERATION_TIME: clock,
+        }
+        record = NamedObject(key, attrs)
+        self._put_sub(key, record, stored=durable)
+        if not durable:
+            owned = self.by_session.setdefault(session.ident, set())
+            owned.add(key)
+            engine.record_undo(lambda: owned.discard(key))
+        if not new_publications_only:
+            self.send_retained(session, record)
+        return self._info(record)
+
+    def send_retained(self, session: SessionState, record: NamedObject) -> None:
+        """Copies of the retained publications a new subscription matches onto its destination (best effort: one
+        that cannot be delivered is left out, K)."""
+        retained = self.retained()
+        if not retained:
+            return
+        probe = Matcher()
+        scheme = SCHEME_CHAR if record.attrs.get(_SCHEMA) == mq.MQWS_CHAR else SCHEME_TOPIC
+        probe.add(0, _text(record.attrs, TOPIC_STRING), scheme, self._blocked)
+        for topic in sorted(retained):  # in topic string order (chosen: IBM documents none)
+            md, body = retained[topic]
+            if probe.match(topic):
+                own = tuple(p for p in md.properties if p[0] != TOPIC_PROPERTY)
+                self._deliver_copy(session, record, self._copy(record, topic, replace(md, properties=own), retained=True), body, False, False)
+
+    def unsubscribe(self, name: str) -> None:
+        """Ends a subscription made through the API (MQCLOSE with MQCO_REMOVE_SUB for a durable one): it goes, with
+        its managed queue and whatever that still holds."""
+        engine = self._engine
+        record = engine.objects.by_type[OBJECT_TYPE].get(name)
+        if record is None:
+            raise MQIError(mq.MQRC_NO_SUBSCRIPTION)
+        durable = record.attrs.get(_DURABLE, mq.MQSUB_DURABLE_YES) == mq.MQSUB_DURABLE_YES
+        self._put_sub(name, None, stored=durable)
+        for owned in self.by_session.values():
+            owned.discard(name)
+        if record.attrs.get(DEST_CLASS) == mq.MQDC_MANAGED:
+            self._drop_queue(_text(record.attrs, DEST))
+
+    def end_session(self, session: SessionState) -> None:
+        """The session ends: its non-durable subscriptions go."""
+        for name in sorted(self.by_session.pop(session.ident, set())):
+            if name in self._engine.objects.by_type[OBJECT_TYPE]:
+                self.unsubscribe(name)
+
+    def _info(self, record: NamedObject) -> SubscriptionInfo:
+        attrs = record.attrs
+        return SubscriptionInfo(record.name, _text(attrs, SUB_ID), _text(attrs, DEST), attrs.get(_DURABLE) == mq.MQSUB_DURABLE_YES)
+
+    def _put_sub(self, name: str, record: NamedObject | None, *, stored: bool) -> None:
+        engine = self._engine
+        objects = engine.objects
+        table = objects.by_type[OBJECT_TYPE]
+        old = table.get(name)
+        if record is None:
+            table.pop(name, None)
+            if stored:
+                engine.record_op(DeleteObject(OBJECT_TYPE, name))
+        else:
+            table[name] = record
+            if stored:
+                engine.record_op(PutObject(OBJECT_TYPE, name, tuple(record.attrs.items())))
+        objects.touch(OBJECT_TYPE, name)
+
+        def undo() -> None:
+            if old is None:
+                table.pop(name, None)
+            else:
+                table[name] = old
+            objects.touch(OBJECT_TYPE, name)
+
+        engine.record_undo(undo)
+
+    def _make_managed_queue(self, name: str, model_name: str, durable: bool) -> None:
+        """A managed subscription's queue: a local queue with the model's attributes (MDURMDL/MNDURMDL), permanent
+        dynamic for a durable subscription, temporary dynamic for a non-durable one (IBM's shipped models)."""
+        engine = self._engine
+        model = engine.queue(model_name) if model_name.strip() else None
+        if model is None or model.qtype != mq.MQQT_MODEL:
+            raise MQIError(mq.MQRC_INVALID_DESTINATION)
+        if not durable and model.attrs.get(mq.MQIA_DEFINITION_TYPE) not in (mq.MQQDT_TEMPORARY_DYNAMIC, mq.MQQDT_PERMANENT_DYNAMIC):
+            raise MQIError(mq.MQRC_INVALID_DESTINATION)
+        if durable and model.attrs.get(mq.MQIA_DEFINITION_TYPE) == mq.MQQDT_TEMPORARY_DYNAMIC:
+            raise MQIError(mq.MQRC_INVALID_DESTINATION)  # MDURMDL must not be TEMPDYN (RC2522)
+        queues = self._queues
+        defaults = dict(queues.table_defaults[mq.MQQT_LOCAL])
+        attrs = {pid: model.attrs.get(pid, value) for pid, value in defaults.items()}
+        attrs[mq.MQIA_DEFINITION_TYPE] = mq.MQQDT_PERMANENT_DYNAMIC if durable else mq.MQQDT_TEMPORARY_DYNAMIC
+        attrs = queues.new_attrs(mq.MQQT_LOCAL, attrs, None)
+        queues.publish(name, Queue(name, mq.MQQT_LOCAL, attrs), PutQueue(name, mq.MQQT_LOCAL, attrs))
+
+    def _drop_queue(self, name: str) -> None:
+        engine = self._engine
+        if engine.queue(name) is None:
+            return
+        layer = self._layer
+        if layer.queues.get(name) is not None:
+            layer.clear(name)
+        self._queues.publish(name, None, DeleteQueue(name))
+
+    def recover(self) -> None:
+        """At open: non-durable subscriptions did not survive, so their managed queues go too (with what they held)."""
+        for name in self._engine.queue_names():
+            if name.startswith(MANAGED_NON_DURABLE):
+                self._drop_queue(name)
+
+
+def _sub_defaults() -> dict[int, ObjValue]:
+    """The 'sub' kind's table defaults (formats/sub-attributes.tsv) an API subscription starts from."""
+    from pcfserver import kinds
+    from pcfserver.engine.objects import table_defaults
+
+    return table_defaults(kinds.by_key()["sub"])
