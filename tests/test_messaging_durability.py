@@ -199,3 +199,18 @@ def test_a_call_whose_commit_fails_is_refused_and_leaves_nothing_behind(tmp_path
             assert qm.engine.messaging.status("Q")[0] == 2  # "kept" and the unit's put, still uncommitted
             s.commit()  # the unit is whole again and commits now
     assert _bodies(tmp_path, "Q") == ["kept", "in a unit"]
+
+
+def test_a_restart_within_the_same_second_never_repeats_a_msgid(tmp_path: Path) -> None:
+    """MsgIds stay unique across opens of one data directory, however quickly they follow each other (the seconds of
+    the open were part of them, and a quick restart repeated the MsgIds of messages still on the queue)."""
+    seen: set[bytes] = set()
+    for _ in range(3):
+        with open_queue_manager(tmp_path) as qm, qm.session() as s:
+            for _ in range(3):
+                md = s.put("SYSTEM.DEFAULT.LOCAL.QUEUE", b"x", persistent=True)
+                assert md.msg_id not in seen
+                seen.add(md.msg_id)
+    with open_queue_manager(tmp_path) as qm, qm.session() as s:
+        kept = {s.get("SYSTEM.DEFAULT.LOCAL.QUEUE")[0].msg_id for _ in range(9)}
+    assert kept == seen

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import struct
 import time
 from collections.abc import Callable
@@ -165,7 +166,10 @@ class MessageLayer:
         self.arrivals: set[str] = set()  # queues with newly available messages since the shell last looked
         self._session_ids = itertools.count(1)
         self._seq = 0
-        self._start = int(time.time())
+        # MsgIds are "AMQ ", the queue manager's name, then this open's 4 random bytes and a counter: a restart within
+        # the same second (the seconds were used until a pub/sub state machine restarted that fast) must not repeat
+        # the MsgIds of messages still on its queues.
+        self._start = int.from_bytes(os.urandom(4), "big")
         self._counter = itertools.count(1)
         self.clock: Callable[[], float] = time.time
         self._plans: dict[str, _PutPlan] = {}
