@@ -217,3 +217,25 @@ def close_queue(engine: Engine, opened: tuple[object, int]) -> None:
     session, handle = opened
     assert isinstance(session, SessionState)
     engine.execute_operation(lambda: engine.messaging.close(session, handle))
+
+
+def acknowledged_until_killed(child_script: str, data_dir: object, start: int, kill_after: float) -> list[list[str]]:
+    """Runs ``child_script`` (argv: data_dir, start) until SIGKILL ``kill_after`` seconds after it printed READY; the
+    words of each complete ``ACK ...`` line it printed (a line cut by the kill is not an acknowledgement)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    child = subprocess.Popen(
+        [sys.executable, "-c", child_script, str(data_dir), str(start)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "READY", child.stderr.read() if child.stderr else ""
+    time.sleep(kill_after)
+    child.send_signal(signal.SIGKILL)
+    out, err = child.communicate(timeout=30)
+    assert child.returncode == -signal.SIGKILL, err
+    return [parts for parts in (line.split() for line in out.splitlines()) if parts and parts[0] == "ACK"]

@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import os
 import random
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from engine_support import acknowledged_until_killed
 
 from pcfserver import mq
 from pcfserver.codec import Integer, IntegerList, Message, String
@@ -105,20 +102,9 @@ CHANGED = {
 
 def run_child(data_dir: Path, start: int, kill_after: float) -> tuple[set[int], set[int], set[int], set[int]]:
     """Runs the child until SIGKILL; the (created, changed, process, chlauth) indexes it acknowledged."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(data_dir), str(start)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
-    )
-    assert child.stdout is not None
-    assert child.stdout.readline().strip() == "READY", child.stderr.read() if child.stderr else ""
-    time.sleep(kill_after)
-    child.send_signal(signal.SIGKILL)
-    out, err = child.communicate(timeout=30)
-    assert child.returncode == -signal.SIGKILL, err
     acked: dict[str, set[int]] = {"create": set(), "change": set(), "process": set(), "chlauth": set()}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[0] == "ACK":  # a line cut by the kill is not an acknowledgement
+    for parts in acknowledged_until_killed(CHILD, data_dir, start, kill_after):
+        if len(parts) == 3:
             acked[parts[1]].add(int(parts[2]))
     return acked["create"], acked["change"], acked["process"], acked["chlauth"]
 

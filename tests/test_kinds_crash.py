@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import os
 import random
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from engine_support import acknowledged_until_killed
 
 from pcfserver import mq
 from pcfserver.codec import Integer, Message, String
@@ -131,20 +128,9 @@ Acks = dict[str, set[int]]
 
 def run_child(data_dir: Path, start: int, kill_after: float) -> Acks:
     """Runs the child until SIGKILL; the indexes it acknowledged, by what ("batch", "create-channel", ...)."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(data_dir), str(start)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
-    )
-    assert child.stdout is not None
-    assert child.stdout.readline().strip() == "READY", child.stderr.read() if child.stderr else ""
-    time.sleep(kill_after)
-    child.send_signal(signal.SIGKILL)
-    out, err = child.communicate(timeout=30)
-    assert child.returncode == -signal.SIGKILL, err
     acked: Acks = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 3 and parts[0] == "ACK":  # a line cut by the kill is not an acknowledgement
+    for parts in acknowledged_until_killed(CHILD, data_dir, start, kill_after):
+        if len(parts) == 3:
             acked.setdefault(parts[1], set()).add(int(parts[2]))
     return acked
 

@@ -5,13 +5,10 @@ nothing unacknowledged is half there (issue 19: committed ones survive kill -9 e
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
+
+from engine_support import acknowledged_until_killed
 
 from pcfserver.engine.messages import MQIError
 from pcfserver.qmgr import open_queue_manager
@@ -33,15 +30,7 @@ with qm.session() as s:
 
 
 def run_child(data_dir: Path, start: int, kill_after: float) -> set[int]:
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(data_dir), str(start)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    assert child.stdout is not None
-    assert child.stdout.readline().strip() == "READY", child.stderr.read() if child.stderr else ""
-    time.sleep(kill_after)
-    child.send_signal(signal.SIGKILL)
-    out, err = child.communicate(timeout=30)
-    assert child.returncode == -signal.SIGKILL, err
-    return {int(parts[1]) for parts in (line.split() for line in out.splitlines()) if len(parts) == 2 and parts[0] == "ACK"}
+    return {int(parts[1]) for parts in acknowledged_until_killed(CHILD, data_dir, start, kill_after) if len(parts) == 2}
 
 
 def test_durable_subscriptions_and_retained_publications_survive_kill_9(tmp_path: Path) -> None:

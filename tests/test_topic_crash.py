@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import os
 import random
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from engine_support import acknowledged_until_killed
 
 from pcfserver import mq
 from pcfserver.codec import ByteString, Message, String
@@ -47,15 +44,7 @@ while True:
 
 
 def run_child(data_dir: Path, start: int, kill_after: float) -> set[int]:
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(data_dir), str(start)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    assert child.stdout is not None
-    assert child.stdout.readline().strip() == "READY", child.stderr.read() if child.stderr else ""
-    time.sleep(kill_after)
-    child.send_signal(signal.SIGKILL)
-    out, err = child.communicate(timeout=30)
-    assert child.returncode == -signal.SIGKILL, err
-    return {int(parts[1]) for parts in (line.split() for line in out.splitlines()) if len(parts) == 2 and parts[0] == "ACK"}
+    return {int(parts[1]) for parts in acknowledged_until_killed(CHILD, data_dir, start, kill_after) if len(parts) == 2}
 
 
 def read_registry(data_dir: Path) -> tuple[set[int], dict[int, tuple[str, str, bytes]]]:
