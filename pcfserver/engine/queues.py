@@ -251,16 +251,22 @@ class Queues:
         self._publish(name, Queue(name, qtype, attrs), PutQueue(name, qtype, attrs))
         return self._engine.ok(command)
 
-    def create(self, command: Message, p: Parsed) -> list[Message]:
-        name = p.values[_Q_NAME]
-        assert isinstance(name, str)
-        qtype = p.qtype
+    def _replaced(self, name: str, qtype: int, p: Parsed) -> Queue | None:
+        """The queue Create or Copy would replace: another type is MQRCCF_OBJECT_WRONG_TYPE, without Replace
+        MQRCCF_OBJECT_ALREADY_EXISTS."""
         existing = self.by_name.get(name)
         if existing is not None:
             if existing.qtype != qtype:
                 raise Reject(mq.MQRCCF_OBJECT_WRONG_TYPE)
             if p.values.get(_REPLACE) != _YES:
                 raise Reject(mq.MQRCCF_OBJECT_ALREADY_EXISTS)
+        return existing
+
+    def create(self, command: Message, p: Parsed) -> list[Message]:
+        name = p.values[_Q_NAME]
+        assert isinstance(name, str)
+        qtype = p.qtype
+        existing = self._replaced(name, qtype, p)
         attrs = self._defaults(qtype)
         attrs.update(p.attrs)
         return self._define(command, name, qtype, attrs, existing)
@@ -275,12 +281,7 @@ class Queues:
             raise Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
         if source.qtype != qtype:
             raise Reject(mq.MQRCCF_LIKE_OBJECT_WRONG_TYPE)
-        existing = self.by_name.get(name)
-        if existing is not None:
-            if existing.qtype != qtype:
-                raise Reject(mq.MQRCCF_OBJECT_WRONG_TYPE)
-            if p.values.get(_REPLACE) != _YES:
-                raise Reject(mq.MQRCCF_OBJECT_ALREADY_EXISTS)
+        existing = self._replaced(name, qtype, p)
         attrs = dict(source.attrs)
         attrs.update(p.attrs)
         return self._define(command, name, qtype, attrs, existing)
