@@ -98,8 +98,14 @@ def kinds() -> tuple[Kind, ...]:
             attribute_reason=_param(row.get("attribute_reason", "")),
             names_excludes=frozenset(value_of(w) for w in (row.get("names_excludes") or "").split()),
         )
-        for row in read_table("kinds.tsv")
+        for row in _rows()
     )
+
+
+@cache
+def _rows() -> tuple[dict[str, str], ...]:
+    """formats/kinds.tsv's rows, read once."""
+    return tuple(read_table("kinds.tsv"))
 
 
 def keys() -> tuple[str, ...]:
@@ -151,7 +157,7 @@ def name_parameters() -> tuple[int, ...]:
 
 def _fields(kind: Kind) -> dict[str, str]:
     """The kinds.tsv cells a template row may name, as written there (constant names)."""
-    row = next(r for r in read_table("kinds.tsv") if r["kind"] == kind.key)
+    row = next(r for r in _rows() if r["kind"] == kind.key)
     return {
         "word": kind.word,
         "kind": kind.key,

@@ -144,3 +144,15 @@ def fill_default(value: str, qmgr: str) -> str:
     if value == "@cert_label":
         return "ibmwebspheremq" + qmgr.lower()
     return value.replace("@qmgr_name", qmgr)
+
+
+def subtype_cells(row: dict[str, str]) -> tuple[frozenset[int], dict[int, str]]:
+    """A kind's attribute row (formats/<kind>-attributes.tsv): the subtypes that take the attribute (``applies_to``,
+    constant names; empty = every subtype) and each subtype's own default as written (``type_defaults``,
+    ``SUBTYPE=value|SUBTYPE=value``)."""
+    applies = frozenset(value_of(word) for word in row.get("applies_to", "").split())
+    defaults: dict[int, str] = {}
+    for part in filter(None, row.get("type_defaults", "").split("|")):
+        subtype, _, text = part.partition("=")
+        defaults[value_of(subtype.strip())] = text
+    return applies, defaults

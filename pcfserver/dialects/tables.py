@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from pcfserver import kinds, names
-from pcfserver.tables import FORMATS_DIR, STATUS_TABLES, read_table, value_of
+from pcfserver.tables import FORMATS_DIR, STATUS_TABLES, read_table, subtype_cells, value_of
 
 DIALECTS = ("mqsc", "tpf", "ibmi")
 AttrValue = int | str
@@ -198,11 +198,9 @@ def object_attributes(table: str) -> tuple[Attr, ...]:
     for row in read_table(f"{table}-attributes.tsv"):
         is_string = row["struct"] in ("MQCFST", "MQCFSL")
         text = row["default"]
+        applies, own = subtype_cells(row)
         defaults: dict[int, AttrValue] = {0: _default(text, is_string) if text or is_string else 0}
-        for part in filter(None, row.get("type_defaults", "").split("|")):
-            subtype, _, value = part.partition("=")
-            defaults[value_of(subtype.strip())] = _default(value, is_string) if value or is_string else 0
-        applies = frozenset(value_of(word) for word in row.get("applies_to", "").split())
+        defaults.update((subtype, _default(value, is_string) if value or is_string else 0) for subtype, value in own.items())
         out.append(_attr(row, applies, defaults))
     return tuple(out)
 

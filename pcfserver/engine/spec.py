@@ -26,7 +26,7 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.tables import STATUS_TABLES, constants, read_table, structures, value_of
+from pcfserver.tables import STATUS_TABLES, constants, read_table, structures, subtype_cells, value_of
 
 AttrValue = int | str
 
@@ -317,11 +317,9 @@ def _object_attribute(row: dict[str, str], wrong_type: int = 0) -> Attribute:
     """A row of a kind's table: applies_to (subtypes), type_defaults (a subtype's own default) and wrong_type_reason
     (for a subtype that does not take it; ``wrong_type`` when empty) may be given."""
     is_string = _is_text(row["struct"])
+    applies, own = subtype_cells(row)
     defaults: dict[int, AttrValue] = {0: _object_value(row["default"], is_string)}
-    for part in filter(None, row.get("type_defaults", "").split("|")):
-        subtype, _, text = part.partition("=")
-        defaults[value_of(subtype.strip())] = _object_value(text, is_string)
-    applies = frozenset(value_of(word) for word in row.get("applies_to", "").split())
+    defaults.update((subtype, _object_value(text, is_string)) for subtype, text in own.items())
     attr = _attribute(row, applies, defaults, zos=row["platforms"] == "zos")
     reason = row.get("wrong_type_reason", "")
     return replace(attr, wrong_type_reason=value_of(reason) if reason else wrong_type)
