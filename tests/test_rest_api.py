@@ -12,7 +12,7 @@ from pcfserver.codec import Integer, Message, String
 from pcfserver.engine import open_engine
 from pcfserver.engine.messages import MQIError
 from pcfserver.rest.http import Request, Response
-from pcfserver.rest.messaging import MessagingApi, Operation, parse_id, render_correl_id, render_id
+from pcfserver.rest.messaging import MessagingApi, Operation, Publication, parse_id, render_correl_id, render_id
 
 BASE = "/ibmmq/rest/v{}/messaging/qmgr/QM1/queue/Q/message"
 PUT_HEADERS = (("content-type", "text/plain;charset=utf-8"), ("ibm-mq-rest-csrf-token", ""))
@@ -86,3 +86,19 @@ def test_get_after_put_answers_the_body_and_the_api_is_deterministic() -> None:
     get = api.handle(Request("DELETE", BASE.format(2), "wait=2500", (("ibm-mq-rest-csrf-token", "t"),)))
     assert isinstance(get, Operation) and get.kind == "get" and get.wait == 2.5
     assert get.respond(MQIError(mq.MQRC_NO_MSG_AVAILABLE)).status == 204
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    method=st.sampled_from(["GET", "POST", "DELETE", "PUT"]),
+    version=st.sampled_from(["1", "2", "3", "4"]),
+    topic=st.text(max_size=30),
+    headers=st.lists(st.tuples(st.sampled_from(["content-type", "ibm-mq-rest-csrf-token", "ibm-mq-md-persistence", "ibm-mq-md-priority", "x"]),
+                               st.text(max_size=30)), max_size=4),
+)
+def test_any_topic_request_gets_an_answer_or_a_publication(method: str, version: str, topic: str, headers: list[tuple[str, str]]) -> None:
+    answer = MessagingApi("QM1").handle(Request(method, f"/ibmmq/rest/v{version}/messaging/qmgr/QM1/topic/{topic}/message", "", tuple(headers), b"x"))
+    if isinstance(answer, Publication):
+        assert method == "POST" and version in ("2", "3") and answer.topic
+    else:
+        assert isinstance(answer, Response) and 400 <= answer.status < 600

@@ -17,7 +17,7 @@ from pcfserver.engine.authority import Identity
 from pcfserver.rest.admin import AdminApi, AdminOperation
 from pcfserver.rest.auth import TOKEN_LIFETIME, Authenticator
 from pcfserver.rest.http import Request, Response, error
-from pcfserver.rest.messaging import CSRF_HEADER, MessagingApi, Operation
+from pcfserver.rest.messaging import CSRF_HEADER, MessagingApi, Operation, Publication
 from pcfserver.users import UserStore
 
 _LOGIN = re.compile(r"/ibmmq/rest/v[123]/login")
@@ -28,7 +28,7 @@ _ROLE_NEEDED = {"messaging": "MQWebUser", "browse": "MQWebAdminRO or MQWebUser"}
 class Routed:
     """An operation for the shell to run, under ``identity``, for ``user`` (empty when no one signed in)."""
 
-    operation: Operation | AdminOperation
+    operation: Operation | Publication | AdminOperation
     identity: Identity | None
     user: str = ""
 

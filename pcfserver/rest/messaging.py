@@ -3,9 +3,13 @@
 
     /ibmmq/rest/v1|v2|v3/messaging/qmgr/{qmgr}/queue/{queue}/message       POST put, DELETE get, GET browse first
     /ibmmq/rest/v1|v2|v3/messaging/qmgr/{qmgr}/queue/{queue}/messagelist   GET summary list
+    /ibmmq/rest/v2|v3/messaging/qmgr/{qmgr}/topic/{topicString}/message    POST publish
 
-A request that needs the queue manager becomes an :class:`Operation`: the shell runs
-``operation.run(layer, session)`` through the engine's group commit (the answer may be released
+A request that needs the queue manager becomes an :class:`Operation` (a queue's messages) or a
+:class:`Publication` (a topic's subscribers); the shell runs either through the engine's group
+commit and answers ``respond(result)``.
+
+For an :class:`Operation` the shell runs ``operation.run(layer, session)`` through the engine's group commit (the answer may be released
 only once whatever it changed is durable), retries it while it fails with
 MQRC_NO_MSG_AVAILABLE and ``operation.wait`` seconds have not passed (waiting for an arrival on
 the queue, with the queue open for input), then answers ``operation.respond(result)``.
@@ -20,7 +24,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote
 
 from pcfserver import mq
@@ -29,6 +33,9 @@ from pcfserver.engine.messages import MessageDescriptor, MQIError
 from pcfserver.engine.messaging import FORMAT_STRING, MessageLayer, SessionState
 from pcfserver.rest.http import JSON, TEXT_PLAIN, Request, Response, error, error_for_reason
 
+if TYPE_CHECKING:
+    from pcfserver.engine.pubsub import PubSub
+
 CSRF_HEADER = "ibm-mq-rest-csrf-token"
 USER_PREFIX = "ibm-mq-usr-"
 MEDIA_TYPES = frozenset({"text/plain", "text/html", "text/xml", "application/json", "application/xml"})
@@ -36,6 +43,9 @@ MAX_EXPIRY_MS = 999_999_999 * 100  # MQMD Expiry is at most 999,999,999 tenths o
 MAX_WAIT_MS = 2**31 - 1
 DEFAULT_LIST_LIMIT = 10_000
 _ROUTE = re.compile(r"/ibmmq/rest/v([123])/messaging/qmgr/([^/]+)/queue/([^/]+)/(message|messagelist)")
+# IBM: the topic string's levels stay real '/' in the URL (a leading or trailing '/' is sent as %2F); v2 and v3 only.
+_TOPIC_ROUTE = re.compile(r"/ibmmq/rest/v([23])/messaging/qmgr/([^/]+)/topic/(.+)/message")
+DEFAULT_PUBLISH_PRIORITY = 4  # IBM: publications made through the REST API have message priority 4 by default
 _HEX_ID = re.compile(r"[0-9a-fA-F]{48}")
 _ALLOWED = {"message": "DELETE, GET, POST", "messagelist": "GET"}
 # Query parameters each method of each resource takes.
@@ -66,6 +76,16 @@ class Operation:
     respond: Callable[[Any], Response]
     wait: float = 0.0  # seconds a get may wait for a message
     kind: str = ""  # put, get, browse or list (for the log)
+
+
+@dataclass(frozen=True, slots=True)
+class Publication:
+    """A publication for the shell to run against the publish/subscribe engine, and how its result becomes an answer."""
+
+    topic: str
+    run: Callable[[PubSub, SessionState], Any]
+    respond: Callable[[Any], Response]
+    kind: str = "publish"
 
 
 # ---------------------------------------------------------------------- identifiers
@@ -109,10 +129,13 @@ class MessagingApi:
     def __init__(self, qmgr_name: str) -> None:
         self.qmgr_name = qmgr_name
 
-    def handle(self, request: Request) -> Response | Operation:
+    def handle(self, request: Request) -> Response | Operation | Publication:
         match = _ROUTE.fullmatch(request.path)
         if match is None:
-            return error("not_found", request.path)
+            topic = _TOPIC_ROUTE.fullmatch(request.path)
+            if topic is None:
+                return error("not_found", request.path)
+            return self._topic(request, int(topic.group(1)), unquote(topic.group(2)), unquote(topic.group(3)))
         version = int(match.group(1))
         qmgr, queue, resource = unquote(match.group(2)), unquote(match.group(3)), match.group(4)
         method = request.method
@@ -129,6 +152,21 @@ class MessagingApi:
             if method == "POST":
                 return _put(queue, version, request, qmgr=qmgr)
             return _get(queue, version, query, browse=method == "GET", qmgr=qmgr)
+        except BadRequest as bad:
+            return bad.response
+
+
+    def _topic(self, request: Request, version: int, qmgr: str, topic: str) -> Response | Publication:
+        """POST .../topic/{topicString}/message: checked in the queue POST's order (method, CSRF, queue manager, query, headers)."""
+        if request.method != "POST":
+            return error("method_not_allowed", request.method, request.path, extra=(("Allow", "POST"),))
+        if request.header(CSRF_HEADER) is None:
+            return error("csrf_missing", CSRF_HEADER)
+        if qmgr != self.qmgr_name:
+            return error("unknown_qmgr", qmgr)
+        try:
+            _query(request.query, frozenset())
+            return _publish(topic, version, request, qmgr=qmgr)
         except BadRequest as bad:
             return bad.response
 
@@ -178,7 +216,22 @@ def _mq_failure(result: MQIError, queue: str, qmgr: str) -> Response:
 # ---------------------------------------------------------------------- put
 
 
-def _put(queue: str, version: int, request: Request, *, qmgr: str) -> Operation:
+@dataclass(frozen=True, slots=True)
+class _Sent:
+    """What a POST's headers ask of the message it puts or publishes."""
+
+    persistence: int
+    expiry: int
+    correl_id: bytes | None
+    reply_q: str
+    reply_qmgr: str
+    priority: int | None
+    properties: tuple[tuple[str, str], ...]
+
+
+def _sent(request: Request, version: int) -> _Sent:
+    """The body's media type and character set checked, and the ibm-mq-md-* (v3 also ibm-mq-usr-*) headers read:
+    the same for a put to a queue and a publication on a topic."""
     content_type = request.header("content-type")
     if content_type is None:
         raise BadRequest(error("bad_media_type"))
@@ -233,6 +286,11 @@ def _put(queue: str, version: int, request: Request, *, qmgr: str) -> Operation:
                 if not name:
                     raise bad(key, value)
                 properties.append((name, value))
+    return _Sent(persistence, expiry, correl_id, reply_q, reply_qmgr, priority, tuple(properties))
+
+
+def _put(queue: str, version: int, request: Request, *, qmgr: str) -> Operation:
+    sent = _sent(request, version)
     body = request.body
 
     def run(layer: MessageLayer, session: SessionState) -> MessageDescriptor:
@@ -240,14 +298,14 @@ def _put(queue: str, version: int, request: Request, *, qmgr: str) -> Operation:
             session,
             queue,
             body,
-            persistence=persistence,
-            priority=priority,
-            expiry=expiry,
-            correl_id=correl_id,
-            reply_to_q=reply_q,
-            reply_to_qmgr=reply_qmgr,
+            persistence=sent.persistence,
+            priority=sent.priority,
+            expiry=sent.expiry,
+            correl_id=sent.correl_id,
+            reply_to_q=sent.reply_q,
+            reply_to_qmgr=sent.reply_qmgr,
             format=FORMAT_STRING,
-            properties=tuple(properties),
+            properties=sent.properties,
             coded_char_set_id=1208,
         )
 
@@ -257,6 +315,28 @@ def _put(queue: str, version: int, request: Request, *, qmgr: str) -> Operation:
         return Response(201, (("Content-Type", TEXT_PLAIN), ("ibm-mq-md-messageId", render_id(result.msg_id, version))))
 
     return Operation(queue, run, respond, kind="put")
+
+
+# ---------------------------------------------------------------------- publish
+
+
+def _publish(topic: str, version: int, request: Request, *, qmgr: str) -> Publication:
+    """POST .../topic/{topicString}/message: the body published on the topic string under the caller's context, with
+    the queue POST's headers; priority 4 unless a v3 ibm-mq-md-priority says otherwise (IBM).  What the publish/subscribe
+    engine does not carry yet (expiry, CorrelId, ReplyTo) is checked and left out: formats/rest-messaging.tsv."""
+    sent = _sent(request, version)
+    body = request.body
+    priority = DEFAULT_PUBLISH_PRIORITY if sent.priority is None else sent.priority
+
+    def run(pubsub: PubSub, session: SessionState) -> MessageDescriptor:
+        return pubsub.publish(session, topic, body, persistence=sent.persistence, priority=priority, properties=sent.properties)
+
+    def respond(result: MessageDescriptor | MQIError) -> Response:
+        if isinstance(result, MQIError):
+            return _mq_failure(result, topic, qmgr)
+        return Response(201, (("Content-Type", TEXT_PLAIN), ("ibm-mq-md-messageId", render_id(result.msg_id, version))))
+
+    return Publication(topic, run, respond)
 
 
 # ---------------------------------------------------------------------- get and browse

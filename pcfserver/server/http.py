@@ -44,7 +44,7 @@ from pcfserver.engine.messaging import SessionState
 from pcfserver.rest.admin import AdminOperation
 from pcfserver.rest.app import RestApp, Routed
 from pcfserver.rest.http import Request, Response, error
-from pcfserver.rest.messaging import Operation
+from pcfserver.rest.messaging import Operation, Publication
 from pcfserver.server import gateway
 from pcfserver.server.committer import Committer, Job, PipelinedEngine
 from pcfserver.server.core import ServerConfig, address_name
@@ -339,6 +339,8 @@ class HttpServer:
             return answer, request, ""
         if isinstance(answer.operation, AdminOperation):
             return await self._run_admin(answer), request, answer.operation.kind
+        if isinstance(answer.operation, Publication):
+            return await self._publish(answer.operation, self._session_for(answer.identity)), request, answer.operation.kind
         return await self._run(answer.operation, self._session_for(answer.identity)), request, answer.operation.kind
 
     def _session_for(self, identity: Identity | None) -> SessionState:
@@ -371,6 +373,12 @@ class HttpServer:
             job.lost()
         await job.finished()
         return job
+
+    async def _publish(self, publication: Publication, session: SessionState) -> Response:
+        """A publication: applied in one operation through the committer, answered once its copies are durable."""
+        pubsub = self.engine.pubsub
+        job = await self._apply(lambda: publication.run(pubsub, session))
+        return publication.respond(job.result)
 
     async def _run(self, op: Operation, session: SessionState) -> Response:
         """Runs an operation through the committer; a get that finds nothing waits for an arrival until ``op.wait`` passes."""
