@@ -23,6 +23,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "put": ("pcfserver.client.rest_cli", "put messages on a queue over the messaging REST API (like amqsput)"),
     "get": ("pcfserver.client.rest_cli", "get messages from a queue over the messaging REST API (like amqsget)"),
     "browse": ("pcfserver.client.rest_cli", "show a queue's messages without removing them (like amqsbcg)"),
+    "publish": ("pcfserver.client.pubsub_cli", "publish messages on a topic string over the messaging REST API (like amqspub)"),
+    "subscribe": ("pcfserver.client.pubsub_cli", "subscribe to a topic string and print publications as they arrive (like amqssub), over the REST API"),
     "user": ("pcfserver.cli_user", "add, list or remove the users who may sign in to the REST API (roles MQWebAdmin, MQWebAdminRO, MQWebUser)"),
     "conformance": ("pcfserver.conformance.cli", "run the conformance suite against a PCF server"),
     "pipeline": ("pcfserver.pipeline.cli", "decode captured PCF streams at scale on Apache Spark"),
