@@ -92,12 +92,6 @@ class _PutPlan:
     low_watch: bool  # a get may make a Queue Depth Low event (the queue's switch and PERFMEV on)
 
 
-def _no_queue() -> Queue:
-    from pcfserver.engine.registry import Queue
-
-    return Queue("", _QT_LOCAL, {})
-
-
 class Handle:
     """An open queue: the definitions it resolved through and what it was opened for."""
 
@@ -583,8 +577,17 @@ class MessageLayer:
             raise MQIError(mq.MQRC_PERSISTENCE_ERROR)
         if priority < 0:
             raise MQIError(mq.MQRC_PRIORITY_ERROR)
-        first = _NO_QUEUE
-        return self._new_descriptor(session, first, self.clock(), persistence, priority, expiry, None, None, "", "", format, properties)
+        if expiry is None:
+            expiry = _UNLIMITED
+        elif expiry != _UNLIMITED and not 0 < expiry <= 999_999_999:
+            raise MQIError(mq.MQRC_EXPIRY_ERROR)
+        if len(format) > 8:
+            raise MQIError(mq.MQRC_FORMAT_ERROR)
+        date, clock = _gmt(self.clock())
+        return descriptor(
+            self._new_msg_id(), _NO_ID, priority, persistence, expiry, format.ljust(8), "", "",
+            session.appl_name if session else "pcfserver", date, clock, session.user if session else "", 0, 546, 1208, properties,
+        )
 
     def dead_letter(
         self, session: SessionState | None, md: MessageDescriptor, body: bytes, reason: int, dest_q: str, dest_qmgr: str, syncpoint: bool
@@ -996,9 +999,6 @@ class MessageLayer:
             self._place(None, queue, self._own_descriptor(now, FORMAT_EVENT), encode(event), now, False)
         except MQIError:
             pass  # the event queue is full or the message too long for it: the event is lost
-
-
-_NO_QUEUE = _no_queue()  # a publication has no queue to take defaults from: its topic resolved them
 
 
 def _process_fields(process: NamedObject | None) -> tuple[int, str, str, str]:

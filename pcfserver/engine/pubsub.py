@@ -96,6 +96,10 @@ class _Target:
     user_data: str
     priority: int | str  # PUBPRTY as stored
     durable: bool
+    dest: str
+    dest_qmgr: str
+    managed: bool
+    admin: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +134,7 @@ class PubSub:
         self._resolved: dict[str, dict[int, int | str]] = {}  # per topic string, until a topic object changes
         self._by_chain: dict[tuple[str, ...], dict[int, int | str]] = {}  # per chain of topic objects above
         self._targets: dict[str, _Target] = {}  # per subscription: what delivering to it needs
+        self._matches: dict[str, list[str]] = {}  # per topic string: the matching subscriptions, until one changes
         self._born: dict[str, float] = {}  # SubId -> when made in this process (subscriptions with an EXPIRY only)
         self._deadlines: list[tuple[float, str]] = []  # heap of (expiry instant, subscription name), possibly stale
         self._blocked: tuple[Node, ...] = ()
@@ -188,6 +193,7 @@ class PubSub:
 
     def _rebuild_tree(self) -> None:
         self._stale = False
+        self._matches = {}
         self._resolved = {}
         self._by_chain = {}
         objects = self._engine.objects
@@ -233,6 +239,7 @@ class PubSub:
             return
         if known is not None:
             self._matcher.remove(name)
+            self._matches = {}
             del self._known[name]
         if record is None:
             self.sub_stats.pop(name, None)
@@ -243,6 +250,7 @@ class PubSub:
         scheme = SCHEME_CHAR if record.attrs.get(_SCHEMA) == mq.MQWS_CHAR else SCHEME_TOPIC
         try:
             self._matcher.add(name, topic, scheme, self._blocked)
+            self._matches = {}
         except MQIError:
             return  # a pattern the character scheme refuses matches nothing
         self._known[name] = record
@@ -351,7 +359,7 @@ class PubSub:
         if priority is None or priority == mq.MQPRI_PRIORITY_AS_TOPIC_DEF:
             priority = int(resolved[mq.MQIA_DEF_PRIORITY])
         layer = self._layer
-        own = tuple(p for p in properties if p[0] != TOPIC_PROPERTY)
+        own = tuple(p for p in properties if p[0] != TOPIC_PROPERTY) if properties else properties
         md = layer.publication_descriptor(session, persistence, priority, own, expiry=expiry)
         if self._deadlines:
             self.expire()
@@ -405,6 +413,10 @@ class PubSub:
             user_data if isinstance(user_data, str) else "",
             attrs.get(_PUB_PRIORITY, _AS_PUBLISHED),  # type: ignore[arg-type]
             attrs.get(_DURABLE, mq.MQSUB_DURABLE_YES) == mq.MQSUB_DURABLE_YES,
+            _text(attrs, DEST),
+            _text(attrs, mq.MQCACF_DESTINATION_Q_MGR),
+            attrs.get(DEST_CLASS) == mq.MQDC_MANAGED,
+            attrs.get(_SUB_TYPE, mq.MQSUBTYPE_ADMIN) == mq.MQSUBTYPE_ADMIN,
         )
         return target
 
@@ -413,7 +425,12 @@ class PubSub:
     ) -> list[str]:
         """Delivers the copies to the matching subscriptions whose selector takes the publication; answers the
         subscriptions reached."""
-        names = self.matcher().match(topic)
+        names = self._matches.get(topic)
+        if names is None:
+            names = [str(key) for key in self.matcher().match(topic)]
+            if len(self._matches) >= 10000:
+                self._matches.clear()
+            self._matches[topic] = names
         if not names:
             return []
         persistent = md.persistence == mq.MQPER_PERSISTENT
@@ -424,7 +441,6 @@ class PubSub:
         properties: dict[str, str] | None = None
         target_of = self._target
         for name in names:
-            assert isinstance(name, str)
             target = target_of(name)
             if target.select is not None:
                 if properties is None:
@@ -433,7 +449,7 @@ class PubSub:
                     continue
             wanted += 1
             copy, data = self._copy(target, topic, md, body)
-            if self._deliver_copy(session, target.record, copy, data, syncpoint, use_dlq):
+            if self._deliver_copy(session, target, copy, data, syncpoint, use_dlq):
                 delivered.append(name)
             elif rule == mq.MQDLV_ALL or (rule == mq.MQDLV_ALL_DUR and target.durable):
                 raise MQIError(mq.MQRC_PUBLICATION_FAILURE)
@@ -473,21 +489,19 @@ class PubSub:
             properties,
         ), body
 
-    def _deliver_copy(self, session: SessionState, record: NamedObject, md: MessageDescriptor, body: bytes, syncpoint: bool, use_dlq: bool) -> bool:
-        attrs = record.attrs
-        dest = _text(attrs, DEST)
-        dest_qmgr = _text(attrs, mq.MQCACF_DESTINATION_Q_MGR)
-        managed = attrs.get(DEST_CLASS) == mq.MQDC_MANAGED
+    def _deliver_copy(self, session: SessionState, target: _Target, md: MessageDescriptor, body: bytes, syncpoint: bool, use_dlq: bool) -> bool:
+        dest = target.dest
+        dest_qmgr = target.dest_qmgr
         engine = self._engine
         mark = engine.mark()
         try:
             if dest_qmgr and dest_qmgr != engine.qmgr_name:
                 raise MQIError(mq.MQRC_UNKNOWN_REMOTE_Q_MGR)  # no channels here (formats/messaging-rules.tsv)
-            if managed and engine.queue(dest) is None and attrs.get(_SUB_TYPE, mq.MQSUBTYPE_ADMIN) == mq.MQSUBTYPE_ADMIN:
+            if target.managed and target.admin and engine.queue(dest) is None:
                 # DEFINE SUB DESTCLAS(MANAGED): its queue is made from the topic's MDURMDL when first needed
-                model = self.resolve(_text(attrs, TOPIC_STRING))[mq.MQCA_MODEL_DURABLE_Q]
+                model = self.resolve(_text(target.record.attrs, TOPIC_STRING))[mq.MQCA_MODEL_DURABLE_Q]
                 self._make_managed_queue(dest, str(model), True)
-            self._layer.deliver(session, dest, md, body, syncpoint, managed=managed)
+            self._layer.deliver(session, dest, md, body, syncpoint, managed=target.managed)
             return True
         except MQIError as error:
             engine.rollback_to(mark)
@@ -649,7 +663,7 @@ class PubSub:
             if target.select is not None and not target.select(dict(own)):
                 continue
             copy, data = self._copy(target, topic, replace(md, properties=own), body, retained=True)
-            self._deliver_copy(session, record, copy, data, False, False)
+            self._deliver_copy(session, target, copy, data, False, False)
 
     def unsubscribe(self, name: str) -> None:
         """Ends a subscription made through the API (MQCLOSE with MQCO_REMOVE_SUB for a durable one): it goes, with
