@@ -610,9 +610,16 @@ class Operations:
             mq.MQIACF_PS_STATUS_TYPE: mq.MQPSST_LOCAL,
             mq.MQIACF_PUBSUB_STATUS: mq.MQPS_STATUS_ACTIVE,
             mq.MQIA_SUB_COUNT: len(self.engine.objects.by_type.get(-1, {})),
-            mq.MQIA_TOPIC_NODE_COUNT: len(self.engine.objects.by_type.get(mq.MQOT_TOPIC, {})),
+            mq.MQIA_TOPIC_NODE_COUNT: self._topic_nodes(),
         }
         return responses.numbered([self._fields(command, self._pubsub, line, frozenset(chosen) | {mq.MQIACF_PS_STATUS_TYPE, mq.MQIACF_PUBSUB_STATUS})])
+
+    def _topic_nodes(self) -> int:
+        """TPCOUNT: the nodes of the topic tree (the pub/sub engine's, DISPLAY TPSTATUS('#')), the root included."""
+        pubsub = getattr(self.engine, "pubsub", None)
+        if pubsub is None:
+            return len(self.engine.objects.by_type.get(mq.MQOT_TOPIC, {}))
+        return len(pubsub.nodes()) + 1
 
     def inquire_qmgr_status(self, command: Message, p: Parsed) -> list[Message]:
         chosen = self._values(p).get(mq.MQIACF_Q_MGR_STATUS_ATTRS, (_ALL,))
