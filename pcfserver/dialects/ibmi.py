@@ -697,6 +697,8 @@ def render_parts(message: Message) -> tuple[list[str], list[str]]:
             shown = _cl_list(item.parameter, values)
         elif isinstance(item, (Integer, String)):
             shown = _cl_value(item.parameter, item.value)
+        elif isinstance(item, ByteString):  # DESTCRRLID, PUBACCT: hexadecimal digits, as CL reads them
+            shown = item.value.hex().upper()
         else:
             continue
         keyword = by_parameter.get(item.parameter)
