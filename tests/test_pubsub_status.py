@@ -195,7 +195,7 @@ AMQ8754I: Display topic status details.
    DURABLE(YES)                            SUBTYPE(ADMIN)
      5 : DISPLAY TPSTATUS('sport/golf') TYPE(PUB)
      6 : DISPLAY TPSTATUS('news')
-Topic string not found.
+AMQ8101S: IBM MQ error (CEC) has occurred. Reason 3308 MQRCCF_TOPIC_STRING_NOT_FOUND.
      7 : DISPLAY SBSTATUS(GOLF)
 AMQ8099I: IBM MQ subscription status inquired.
    SUB(GOLF)
@@ -348,3 +348,45 @@ def test_display_tpstatus_carries_the_topic_string_and_type(topic: str, kind: st
     wanted = {"TOPIC": mq.MQIACF_TOPIC_STATUS, "SUB": mq.MQIACF_TOPIC_SUB, "PUB": mq.MQIACF_TOPIC_PUB}[kind]
     assert message.int_value(mq.MQIACF_TOPIC_STATUS_TYPE) == wanted
     assert mqsc.parse_command(mqsc.render_command(message)) == [message]
+
+
+def test_runmqsc_lifecycle_of_a_subscription_with_publications_between_commands() -> None:
+    """DEFINE, ALTER and DELETE SUB and CLEAR TOPICSTR around real publications: the counts and RETAINED follow."""
+    with open_queue_manager() as qm:
+
+        def mqsc_lines(text: str) -> list[str]:
+            return [masked(line) for line in run(qm.engine, text)]
+
+        assert mqsc_lines("DEFINE QLOCAL(NEWS.Q)") == ["AMQ8006I: IBM MQ queue created."]
+        assert mqsc_lines("DEFINE SUB(NEWS) TOPICSTR('news/#') DEST(NEWS.Q)") == ["AMQ8094I: IBM MQ subscription created."]
+        with qm.session(appl_name="newsroom") as s:
+            s.publish("news/world", b"1", retain=True)
+            s.publish("news/sport", b"2")
+            assert mqsc_lines("DISPLAY SBSTATUS(NEWS) NUMMSGS LMSGDATE") == [
+                "AMQ8099I: IBM MQ subscription status inquired.",
+                "   SUB(NEWS)",
+                "   SUBID(<subid>)",
+                "   LMSGDATE(YYYY-MM-DD)                    NUMMSGS(2)",
+            ]
+            assert mqsc_lines("DISPLAY TPSTATUS('news/+') TYPE(PUB) NUMPUBS") == [
+                "AMQ8754I: Display topic status details.",
+                "   TOPICSTR(news/sport)                    NUMPUBS(1)",
+                "AMQ8754I: Display topic status details.",
+                "   TOPICSTR(news/world)                    NUMPUBS(1)",
+            ]
+        assert mqsc_lines("ALTER SUB(NEWS) USERDATA('desk')") == ["AMQ8095I: IBM MQ subscription changed."]
+        with qm.session() as s:
+            s.publish("news/world", b"3")
+        assert mqsc_lines("DISPLAY SBSTATUS(NEWS) NUMMSGS")[-1] == "   NUMMSGS(3)"  # ALTER keeps the count
+        assert mqsc_lines("DISPLAY TPSTATUS('news/world') RETAINED PUBCOUNT") == [
+            "AMQ8754I: Display topic status details.",
+            "   TOPICSTR(news/world)                    RETAINED(YES)",
+            "   PUBCOUNT(0)",
+        ]
+        assert mqsc_lines("CLEAR TOPICSTR('news/world') CLRTYPE(RETAINED)") == ["IBM MQ topic string cleared."]
+        assert mqsc_lines("DISPLAY TPSTATUS('news/world') RETAINED")[-1] == "   TOPICSTR(news/world)                    RETAINED(NO)"
+        assert mqsc_lines("DELETE SUB(NEWS)") == ["AMQ8097I: IBM MQ subscription deleted."]
+        assert mqsc_lines("DISPLAY SBSTATUS(NEWS)") == ["AMQ8101S: IBM MQ error (97C) has occurred. Reason 2428 MQRC_NO_SUBSCRIPTION."]
+        assert mqsc_lines("DISPLAY TPSTATUS('news/#') TYPE(SUB)") == []  # nodes remain, no subscription on them
+        assert mqsc_lines("DEFINE SUB(NEWS) TOPICSTR('news/#') DEST(NEWS.Q)") == ["AMQ8094I: IBM MQ subscription created."]
+        assert mqsc_lines("DISPLAY SBSTATUS(NEWS) NUMMSGS")[-1] == "   NUMMSGS(0)"  # a new subscription counts afresh
