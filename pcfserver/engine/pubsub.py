@@ -386,15 +386,19 @@ class PubSub:
 
     def publishers(self, topic: str) -> dict[int, tuple[int, str, str]]:
         """The live sessions that have published on ``topic`` (its publishers, TPSTATUS TYPE(PUB)): NUMPUBS, LPUBDATE,
-        LPUBTIME of each; the records of sessions that ended are dropped here."""
+        LPUBTIME of each."""
+        return self.all_publishers().get(topic, {})
+
+    def all_publishers(self) -> dict[str, dict[int, tuple[int, str, str]]]:
+        """Every topic's publishers (as :meth:`publishers`); the records of sessions that ended are dropped here."""
         live = self._layer.sessions
-        out: dict[int, tuple[int, str, str]] = {}
+        out: dict[str, dict[int, tuple[int, str, str]]] = {}
         for key in list(self.pub_stats):
             ident, text = key
             if ident not in live:
                 del self.pub_stats[key]
-            elif text == topic:
-                out[ident] = self.pub_stats[key]
+            else:
+                out.setdefault(text, {})[ident] = self.pub_stats[key]
         return out
 
     def nodes(self) -> set[str]:

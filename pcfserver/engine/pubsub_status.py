@@ -172,40 +172,41 @@ class StatusInquiries:
         out = [fields(command, rows, line, wanted) for line in lines]
         return responses.numbered(out) if out else responses.success(command)
 
+    def _by_topic(self) -> dict[str, list[NamedObject]]:
+        """The subscriptions on each topic string, in name order."""
+        subs = self._answers.engine.objects.by_type[sub_kind.OBJECT_TYPE]
+        out: dict[str, list[NamedObject]] = {}
+        for name in sorted(subs):
+            text = _text(subs[name], mq.MQCA_TOPIC_STRING)
+            if text:
+                out.setdefault(text, []).append(subs[name])
+        return out
+
     def _topic_lines(self, pubsub: PubSub, matched: list[str]) -> list[dict[int, int | str | bytes]]:
         retained = pubsub.retained()
-        counts: dict[str, int] = {}
-        for record in self._answers.engine.objects.by_type[sub_kind.OBJECT_TYPE].values():
-            text = _text(record, mq.MQCA_TOPIC_STRING)
-            if text:
-                counts[text] = counts.get(text, 0) + 1
+        by_topic = self._by_topic()
+        publishers = pubsub.all_publishers()
         out: list[dict[int, int | str | bytes]] = []
         for node in matched:
             line: dict[int, int | str | bytes] = {mq.MQCA_TOPIC_STRING: node, **pubsub.resolve(node)}
             line[mq.MQCA_ADMIN_TOPIC_NAME] = pubsub.admin_node(node)
             line[mq.MQIACF_RETAINED_PUBLICATION] = mq.MQQSO_YES if node in retained else mq.MQQSO_NO
-            line[mq.MQIA_PUB_COUNT] = len(pubsub.publishers(node))
-            line[mq.MQIA_SUB_COUNT] = counts.get(node, 0)
+            line[mq.MQIA_PUB_COUNT] = len(publishers.get(node, {}))
+            line[mq.MQIA_SUB_COUNT] = len(by_topic.get(node, ()))
             line[mq.MQIA_CLUSTER_PUB_ROUTE] = mq.MQCLROUTE_NONE  # not in a cluster (rules-topic-sub.md section 5)
             out.append(line)
         return out
 
     def _sub_lines(self, pubsub: PubSub, matched: list[str]) -> list[dict[int, int | str | bytes]]:
-        wanted = set(matched)
-        subs = self._answers.engine.objects.by_type[sub_kind.OBJECT_TYPE]
+        by_topic = self._by_topic()
         active = self._activity(pubsub)
-        out: list[dict[int, int | str | bytes]] = []
-        for node in matched:
-            for name in sorted(subs):
-                record = subs[name]
-                if _text(record, mq.MQCA_TOPIC_STRING) == node and node in wanted:
-                    out.append(self._sub_values(pubsub, record, active))
-        return out
+        return [self._sub_values(pubsub, record, active) for node in matched for record in by_topic.get(node, ())]
 
     def _pub_lines(self, pubsub: PubSub, matched: list[str]) -> list[dict[int, int | str | bytes]]:
+        publishers = pubsub.all_publishers()
         out: list[dict[int, int | str | bytes]] = []
         for node in matched:
-            for ident, (count, date, clock) in sorted(pubsub.publishers(node).items()):
+            for ident, (count, date, clock) in sorted(publishers.get(node, {}).items()):
                 out.append(
                     {
                         mq.MQCA_TOPIC_STRING: node,
