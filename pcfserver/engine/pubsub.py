@@ -142,6 +142,7 @@ class PubSub:
         self.published = 0  # publications accepted since open
         self.topic_stats: dict[str, tuple[int, str, str]] = {}  # topic string -> (publications, last date, last time)
         self.sub_stats: dict[str, tuple[int, str, str]] = {}  # subscription -> (messages, last date, last time)
+        self.pub_stats: dict[tuple[int, str], tuple[int, str, str]] = {}  # (session, topic) -> (publications, last date, time)
 
     # ------------------------------------------------------------------ following the objects
 
@@ -371,12 +372,12 @@ class PubSub:
         except MQIError:
             engine.rollback_to(mark)  # delivered to nobody
             raise
-        self._count(topic, reached)
+        self._count(topic, reached, session.ident)
         if warn_if_no_subs and not reached:
             session.last_reason = mq.MQRC_NO_SUBS_MATCHED
         return md
 
-    def _count(self, topic: str, reached: list[str]) -> None:
+    def _count(self, topic: str, reached: list[str], publisher: int) -> None:
         """The status counts of a publication that went out (Inquire Topic/Subscription Status: NUMPUBS, NUMMSGS and
         the last dates and times; counted when published, a later backout does not take them back: chosen, K).  Kept
         in memory only: they start again at restart (K)."""
@@ -384,6 +385,8 @@ class PubSub:
         self.published += 1
         stats = self.topic_stats.get(topic)
         self.topic_stats[topic] = (1 if stats is None else stats[0] + 1, date, clock)
+        handle = self.pub_stats.get((publisher, topic))
+        self.pub_stats[(publisher, topic)] = (1 if handle is None else handle[0] + 1, date, clock)
         sub_stats = self.sub_stats
         for name in reached:
             before = sub_stats.get(name)
@@ -516,24 +519,70 @@ class PubSub:
             engine.rollback_to(mark)
             return False
 
-    # ------------------------------------------------------------------ status (DISPLAY TPSTATUS / SBSTATUS, to come)
+    # ------------------------------------------------------------------ status (DISPLAY TPSTATUS / SBSTATUS: pubsub_status.py)
 
     def subscription_status(self, name: str) -> tuple[int, str, str]:
         """NUMMSGS, LMSGDATE, LMSGTIME of a subscription (zero and blanks before its first message)."""
         return self.sub_stats.get(name, (0, "", ""))
 
     def topic_status(self, topic: str) -> dict[int, int | str]:
-        """A topic node's TYPE(TOPIC) status: its resolved attributes (never "as parent"), the topic object that
-        supplies them (ADMIN), whether it holds a retained publication, the subscriptions made on this very node
-        (SUBCOUNT: their topic string is the node's, wildcard ones included), the publications since open (K: IBM's
-        NUMPUBS is per publisher handle) and PUBCOUNT (open publisher handles: publish here opens none, so 0)."""
+        """A topic node's TYPE(TOPIC) status: its resolved attributes (never "as parent"), the topic object of this
+        very node (ADMIN: blank when no topic object names it, IBM's "admin node"), whether it holds a retained
+        publication, the subscriptions made on this very node (SUBCOUNT: their topic string is the node's, wildcard
+        ones included), the publications since open and PUBCOUNT (the live sessions that have published on it: a
+        session that publishes holds the topic open until it ends, chosen)."""
         out: dict[int, int | str] = dict(self.resolve(topic))
-        out[mq.MQCA_ADMIN_TOPIC_NAME] = self.topics().admin(topic)
+        out[mq.MQCA_ADMIN_TOPIC_NAME] = self.admin_node(topic)
         out[mq.MQIACF_RETAINED_PUBLICATION] = mq.MQQSO_YES if topic in self.retained() else mq.MQQSO_NO
         self.matcher()
         out[mq.MQIA_SUB_COUNT] = sum(1 for record in self._known.values() if _text(record.attrs, TOPIC_STRING) == topic)
-        out[mq.MQIA_PUB_COUNT] = 0
+        out[mq.MQIA_PUB_COUNT] = len(self.publishers(topic))
         out[mq.MQIACF_PUBLISH_COUNT] = self.topic_stats.get(topic, (0, "", ""))[0]
+        return out
+
+    def admin_node(self, topic: str) -> str:
+        """The topic object whose TOPICSTR is this very node (DISPLAY TPSTATUS ADMIN), blank when there is none."""
+        found = self.topics().chain(topic)
+        if not found:
+            return ""
+        name, attrs = found[0]
+        text = attrs.get(mq.MQCA_TOPIC_STRING, "")
+        own = levels(anchor(text)) if isinstance(text, str) and text else ()
+        return name if own == levels(topic) else ""
+
+    def publishers(self, topic: str) -> dict[int, tuple[int, str, str]]:
+        """The live sessions that have published on ``topic`` (its publishers, TPSTATUS TYPE(PUB)): NUMPUBS, LPUBDATE,
+        LPUBTIME of each."""
+        return self.all_publishers().get(topic, {})
+
+    def all_publishers(self) -> dict[str, dict[int, tuple[int, str, str]]]:
+        """Every topic's publishers (as :meth:`publishers`); the records of sessions that ended are dropped here."""
+        live = self._layer.sessions
+        out: dict[str, dict[int, tuple[int, str, str]]] = {}
+        for key in list(self.pub_stats):
+            ident, text = key
+            if ident not in live:
+                del self.pub_stats[key]
+            else:
+                out.setdefault(text, {})[ident] = self.pub_stats[key]
+        return out
+
+    def nodes(self) -> set[str]:
+        """The topic tree's nodes: the topic objects' strings, the subscriptions', the retained publications' and those
+        published to since open, with every level above each (not the root)."""
+        found: set[str] = set()
+        for record in self._engine.objects.by_type[mq.MQOT_TOPIC].values():
+            found.add(anchor(_text(record.attrs, mq.MQCA_TOPIC_STRING)))
+        for record in self._engine.objects.by_type[OBJECT_TYPE].values():
+            found.add(_text(record.attrs, TOPIC_STRING))
+        found.update(self.retained())
+        found.update(self.topic_stats)
+        out: set[str] = set()
+        for text in found:
+            if not text:
+                continue
+            parts = text.split("/")
+            out.update("/".join(parts[:n]) for n in range(1, len(parts) + 1))
         return out
 
     # ------------------------------------------------------------------ retained publications
