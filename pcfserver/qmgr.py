@@ -138,12 +138,16 @@ class Session:
         retain: bool = False,
         persistent: bool | None = None,
         priority: int | None = None,
+        expiry: int | None = None,
         properties: dict[str, str] | None = None,
         syncpoint: bool = False,
+        warn_if_no_subs: bool = False,
     ) -> MessageDescriptor:
         """MQPUT to a topic string: one copy to every matching subscription (``persistent``/``priority`` None: the
-        topic's DEFPSIST/DEFPRTY); ``retain`` keeps it as the topic's retained publication.  Returns the descriptor
-        as published."""
+        topic's DEFPSIST/DEFPRTY); ``retain`` keeps it as the topic's retained publication; ``expiry`` in tenths
+        of a second, on every copy.  Returns the descriptor as published.  ``warn_if_no_subs``
+        (MQPMO_WARN_IF_NO_SUBS_MATCHED): when no subscription took it, :attr:`last_reason` is
+        MQRC_NO_SUBS_MATCHED 2550 (IBM's warning; the call still succeeds)."""
         data = body.encode("utf-8") if isinstance(body, str) else bytes(body)
         persistence = None if persistent is None else (mq.MQPER_PERSISTENT if persistent else mq.MQPER_NOT_PERSISTENT)
         pubsub = self._qm.engine.pubsub
@@ -151,7 +155,8 @@ class Session:
         props = tuple((properties or {}).items())
         return self._qm.call(
             lambda: pubsub.publish(
-                state, topic_string, data, retain=retain, persistence=persistence, priority=priority, properties=props, syncpoint=syncpoint
+                state, topic_string, data, retain=retain, persistence=persistence, priority=priority, expiry=expiry, properties=props,
+                syncpoint=syncpoint, warn_if_no_subs=warn_if_no_subs,
             )
         )
 
@@ -163,15 +168,18 @@ class Session:
         durable: bool = False,
         new_publications_only: bool = False,
         wildcard_schema: str = "topic",
+        selector: str = "",
     ) -> Subscription:
         """MQSUB with a managed queue: a non-durable subscription (ends with :meth:`Subscription.close` or this
-        session) or a durable one, made or resumed by ``name``.  ``wildcard_schema``: "topic" or "char"."""
+        session) or a durable one, made or resumed by ``name``.  ``wildcard_schema``: "topic" or "char";
+        ``selector``: a message selector on the publications' properties (pcfserver.engine.selector)."""
         pubsub = self._qm.engine.pubsub
         state = self._live()
         schema = mq.MQWS_CHAR if wildcard_schema == "char" else mq.MQWS_TOPIC
         info = self._qm.call(
             lambda: pubsub.subscribe(
-                state, topic_string, name=name, durable=durable, new_publications_only=new_publications_only, wildcard_schema=schema
+                state, topic_string, name=name, durable=durable, new_publications_only=new_publications_only, wildcard_schema=schema,
+                selector=selector,
             )
         )
         return Subscription(self, info)

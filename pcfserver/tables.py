@@ -47,8 +47,8 @@ class Constants:
 
 
 # Status tables (formats/<name>-attributes.tsv, the kind-table columns): what the status inquiries of the operational
-# commands report (channel, listener, service, pub/sub, cluster queue manager status); display only.
-STATUS_TABLES = ("chstatus", "lsstatus", "svstatus", "pubsub", "clusqmgr", "qmstatus", "conn")
+# commands report (channel, listener, service, pub/sub, cluster queue manager, topic and subscription status); display only.
+STATUS_TABLES = ("chstatus", "lsstatus", "svstatus", "pubsub", "clusqmgr", "qmstatus", "conn", "tpstatus", "sbstatus")
 
 
 @cache

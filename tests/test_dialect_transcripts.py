@@ -25,6 +25,7 @@ CASES = [
     ("runmqsc-setup.mqsc", "mqsc", 10),
     ("runmqsc-triggering.mqsc", "mqsc", 10),
     ("runmqsc-topics.mqsc", "mqsc", 10),
+    ("runmqsc-pubsub-status.mqsc", "mqsc", 10),
     ("tpf-orders.tpf", "tpf", 10),
     ("ibmi-orders.cl", "ibmi", 10),
     # IBM's own developer configurations (the files name their sources).  The container ran its dev.mqsc on a

@@ -25,3 +25,23 @@ def test_the_wheel_holds_every_formats_file(tmp_path: Path) -> None:
     }
     assert shipped and shipped <= inside, sorted(shipped - inside)[:5]
     assert "pcfserver/pipeline/README.md" in inside
+
+
+def test_the_wheel_holds_the_web_console(tmp_path: Path) -> None:
+    """An installed server serves its console: every template and static asset (vendored libraries included) is inside."""
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("pcfserver-*.whl")
+    inside = set(zipfile.ZipFile(wheel).namelist())
+    console = ROOT / "pcfserver" / "console"
+    shipped = {
+        "pcfserver/console/" + path.relative_to(console).as_posix()
+        for folder in ("templates", "static")
+        for path in (console / folder).rglob("*")
+        if path.is_file()
+    }
+    assert any(name.endswith("htmx.min.js") for name in shipped)
+    assert shipped <= inside, sorted(shipped - inside)[:5]

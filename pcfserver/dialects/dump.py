@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from pcfserver import kinds, mq
-from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
+from pcfserver.codec.model import ByteString, Integer, IntegerList, Message, Parameter, String, StringList
 from pcfserver.dialects import ibmi, mqsc
 from pcfserver.dialects.outcome import Execute, ExecuteError, failure
 from pcfserver.dialects.tables import QUEUE_TYPES, Attr, AttrValue, object_attributes, qmgr_attributes, queue_attributes, vocabulary
@@ -37,14 +37,20 @@ def _ask(execute: Execute, command: Message) -> list[Message]:
     return answer
 
 
-Value = AttrValue | tuple[str, ...] | tuple[int, ...]  # a namelist's names, a channel's COMPHDR are tuples
+Value = AttrValue | tuple[str, ...] | tuple[int, ...] | bytes  # a namelist's names, a channel's COMPHDR are tuples
 
 
-def _values(response: Message, attrs: Sequence[Attr]) -> dict[int, Value]:
+def _values(response: Message, attrs: Sequence[Attr], generated: frozenset[bytes] = frozenset()) -> dict[int, Value]:
+    """The attributes of an Inquire response.  A byte string (DESTCORL, PUBACCT) is left out when it is none (all
+    zeros) or one the queue manager generated, equal to the object's identifier (a DESTCORL that is the SubId): a
+    replayed script makes those anew."""
     out: dict[int, Value] = {}
     for attr in attrs:
         item = response.get(attr.parameter)
-        if isinstance(item, String):
+        if isinstance(item, ByteString):
+            if item.value.strip(b"\0") and item.value not in generated:
+                out[attr.parameter] = item.value
+        elif isinstance(item, String):
             out[attr.parameter] = item.value.rstrip(" ")
         elif isinstance(item, Integer):
             out[attr.parameter] = item.value
@@ -63,7 +69,9 @@ def _differing(values: dict[int, Value], base: dict[int, Value], attrs: Sequence
         value = values[attr.parameter]
         if not everything and base.get(attr.parameter) == value:
             continue
-        if isinstance(value, tuple) and attr.struct == "MQCFIL":
+        if isinstance(value, bytes):
+            out.append(ByteString(attr.parameter, value))
+        elif isinstance(value, tuple) and attr.struct == "MQCFIL":
             out.append(IntegerList(attr.parameter, tuple(int(v) for v in value)))
         elif isinstance(value, tuple):
             out.append(StringList(attr.parameter, tuple(str(v) for v in value)))
@@ -105,11 +113,13 @@ def object_commands(execute: Execute, *, all_attributes: bool = False) -> list[M
         if failed is not None:
             raise ExecuteError(f"the queue manager refused {inquire}: reason {failed.reason}")
         settable = [a for a in object_attributes(kind.key) if a.access == "set" and not a.zos]
+        identifiers = [a.parameter for a in object_attributes(kind.key) if a.struct == "MQCFBS" and a.access != "set"]  # SUBID
         found: dict[str, tuple[int, dict[int, Value]]] = {}
         for response in answer:
             subtype = (response.int_value(kind.subtype, 0) or 0) if kind.subtype else 0
             attrs = [a for a in settable if not a.applies or subtype in a.applies]
-            found[(response.str_value(kind.name) or "").rstrip()] = (subtype, _values(response, attrs))
+            generated = frozenset(item.value for p in identifiers if isinstance(item := response.get(p), ByteString))
+            found[(response.str_value(kind.name) or "").rstrip()] = (subtype, _values(response, attrs, generated))
         defaults = set(kind.defaults.values())
         for name in sorted(found, key=lambda n: (n not in defaults, n)):
             subtype, values = found[name]
@@ -258,28 +268,33 @@ def dump(
     what = "every attribute" if all_attributes else "attributes that differ from the defaults"
     header = [f"pcfserver dump of queue manager {qmgr_name}".rstrip(), f"Generated {stamp}; {what}; REPLACE recreates each queue."]
     lines: list[str] = []
+    # Kinds with no MQOT type (subscriptions) name queues and topic objects: written after the queues, as dmpmqcfg
+    # writes subscriptions last (K).
+    early = [c for c in objects if (found := kinds.kind_of_command(c.command)) is None or found.object_type >= 0]
+    late = [c for c in objects if c not in early]
     if dialect == "mqsc":
         lines += [f"* {text}" for text in header]
-        # Kinds with no MQOT type (subscriptions) name queues and topic objects: written after the queues, as dmpmqcfg
-        # writes subscriptions last (K).
-        early = [c for c in objects if (found := kinds.kind_of_command(c.command)) is None or found.object_type >= 0]
-        late = [c for c in objects if c not in early]
         for command in ([alter] if alter else []) + early + creates + late + records:
             lines += mqsc.render_script_lines(command, quote_all=True)
     else:
         lines += [f"/* {text} */" for text in header]
-        for command in objects:
-            try:
-                _, lost = ibmi.render_parts(command)
-            except ValueError:  # a kind IBM i lacks (COMMINFO), or a sort it lacks (AMQP and MQTT channels)
-                lines.append(f"/* {mqsc.render_command(command, quote_all=True)} : no CL command here */")
-                continue
-            if lost:  # REPLACE would reset what CL cannot say: the object is named, not half-recreated
-                lines.append(f"/* {mqsc.render_command(command, quote_all=True)} : CL cannot set all of it */")
-            else:
-                lines += ibmi.render_script_lines(command)
+        for command in early:
+            lines += _cl_object(command)
         for command in ([alter] if alter else []) + creates:
             lines += ibmi.render_script_lines(command)
+        for command in late:
+            lines += _cl_object(command)
         for command in records:
             lines.append(f"/* {mqsc.render_command(command, quote_all=True)} : no CL command here */")
     return "".join(f"{line}\n" for line in lines)
+
+
+def _cl_object(command: Message) -> list[str]:
+    """A kind's object in CL: its Create command, or a comment where CL cannot say all of it."""
+    try:
+        _, lost = ibmi.render_parts(command)
+    except ValueError:  # a kind IBM i lacks (COMMINFO), or a sort it lacks (AMQP and MQTT channels)
+        return [f"/* {mqsc.render_command(command, quote_all=True)} : no CL command here */"]
+    if lost:  # REPLACE would reset what CL cannot say: the object is named, not half-recreated
+        return [f"/* {mqsc.render_command(command, quote_all=True)} : CL cannot set all of it */"]
+    return ibmi.render_script_lines(command)

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from pcfserver import kinds, mq, names
-from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
-from pcfserver.dialects.keywords import word_for
+from pcfserver.codec.model import ByteString, Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
+from pcfserver.dialects.keywords import byte_string, word_for
 from pcfserver.dialects.lexer import CommandSyntaxError, Token, UnknownCommandError, items, parse_number, segment
 from pcfserver.dialects.mqsc import OPERATORS
 from pcfserver.dialects.outcome import (
@@ -65,6 +65,7 @@ REQUIRED = {
     "DLTMQMQ": ("QNAME",),
     "CLRMQMQ": ("QNAME",),
     "DSPMQMQ": ("QNAME",),
+    "CLRMQMTOP": ("TOPICSTR",),  # I: CLRMQMTOP q084050_ TOPICSTR required, CLRTYPE(*RETAINED) its only value
 }
 # Parameters that are not attributes: their meaning is the command's (the module docstring).
 _SPECIAL = frozenset(("MQMNAME", "OUTPUT", "WHERE"))
@@ -133,10 +134,35 @@ def required(command: str) -> tuple[str, ...]:
     if found is None or found.table in ("queue", "qmgr") or command.startswith("WRK"):
         return ()
     if found.verb == "COPY":
-        return (found.from_keyword, found.to_keyword)
+        return (found.to_keyword,) if _identifiers(command) else (found.from_keyword, found.to_keyword)
     if found.verb == "CREATE" and found.subtype:
         return (found.name, found.subtype)
-    return (found.name,)
+    return () if _identifiers(command) else (found.name,)
+
+
+@cache
+def _identifiers(command: str) -> dict[str, int]:
+    """The keywords of a command that name its object by a byte string instead of its name (CHGMQMSUB SUBID,
+    CPYMQMSUB FROMSUBID): those whose parameter is a byte-string attribute that cannot be set, 48 hexadecimal digits
+    (IBM CHGMQMSUB q084000_: "48 hexadecimal characters representing a 24-byte subscription identifier")."""
+    found = target(command)
+    if found is None or found.kind is None:
+        return {}
+    table = {a.parameter: a for a in attributes_of(found.table)}
+    out: dict[str, int] = {}
+    for p in ibmi_parameters().get(command, ()):
+        attr = table.get(p.parameter) if p.parameter is not None else next((a for a in table.values() if a.keyword(DIALECT) == p.keyword), None)
+        if attr is not None and attr.struct == "MQCFBS" and attr.access != "set":
+            out[p.keyword] = attr.parameter
+    return out
+
+
+def _hex(command: ClCommand, keyword: str) -> bytes:
+    token = _single(command, keyword)
+    try:
+        return byte_string(token.text)
+    except ValueError:
+        raise ClError("syntax", f"{token.raw} is not hexadecimal digits, two a byte", _through(command, token), command=command.name) from None
 
 
 class ClError(CommandSyntaxError):
@@ -319,7 +345,8 @@ def run(text: str, execute: Execute, context: Context | None = None) -> Outcome:
     answer = execute(pcf)
     failed = failure(answer)
     found = target(command.name)
-    assert found is not None
+    if found is None or (failed is not None and not command.name.startswith("WRK")):
+        return _failed(pcf, failed) if failed is not None else Outcome(OK, (Block((_line(f"ok:{names.command_name(pcf.command)}"),), pcf.command),))
     if command.name.startswith("WRK"):
         return _work_list(answer, failed, pcf, found)
     if failed is not None:
@@ -393,7 +420,7 @@ def _attributes(command: ClCommand, found: Target) -> list[Parameter]:
     source = _source(found)
     own = {p.keyword: p.parameter for p in ibmi_parameters().get(command.name, ()) if p.parameter is not None}
     by_parameter = {a.parameter: a for a in attributes_of(found.table)} if own else {}
-    skip = {found.name, found.from_keyword, found.to_keyword, found.subtype} - {""}
+    skip = {found.name, found.from_keyword, found.to_keyword, found.subtype, *_identifiers(command.name)} - {""}
     out: list[Parameter] = []
     for keyword in command.values:
         if keyword in _SPECIAL or keyword in skip:
@@ -408,6 +435,12 @@ def _attributes(command: ClCommand, found: Target) -> list[Parameter]:
             if listed is not None:
                 out.append(listed)
             continue
+        if attr.struct == "MQCFBS":  # DESTCRRLID, PUBACCT: hexadecimal digits; *NONE: none (empty)
+            token = _single(command, keyword)
+            if not _leaves_alone(command, token):
+                none = not token.quoted and token.text == "*NONE"
+                out.append(ByteString(attr.parameter, b"" if none else _hex(command, keyword)))
+            continue
         value = attribute_value(command, keyword, attr)
         if value is None:
             continue
@@ -421,10 +454,24 @@ def _sole_subtype(found: Target) -> int | None:
     return subtypes[0] if len(subtypes) == 1 and not found.subtype else None
 
 
+def _clear_topic_string(command: ClCommand) -> Message:
+    """CLRMQMTOP TOPICSTR(string) CLRTYPE(*RETAINED): Clear Topic String (CLRTYPE's default is its one value)."""
+    params: list[Parameter] = [String(mq.MQCA_TOPIC_STRING, _single(command, "TOPICSTR").text)]
+    token = command.first("CLRTYPE")
+    value = _word_value(mq.MQIACF_CLEAR_TYPE, token) if token is not None else mq.MQCLRT_RETAINED
+    if token is not None and value is None:
+        raise ClError("syntax", f"{token.raw} is not a value of CLRTYPE", _through(command, token), command=command.name)
+    assert isinstance(value, int)
+    params.append(Integer(mq.MQIACF_CLEAR_TYPE, value))
+    return Message(mq.MQCMD_CLEAR_TOPIC_STRING, tuple(params))
+
+
 def _pcf(command: ClCommand, execute: Execute, context: Context) -> Message:
     _check_qmgr(command, context)
     name = command.name
     row = command.row
+    if row.pcf == mq.MQCMD_CLEAR_TOPIC_STRING:
+        return _clear_topic_string(command)
     found = target(name)
     assert row.pcf is not None and found is not None
     if found.table == "qmgr":
@@ -432,31 +479,67 @@ def _pcf(command: ClCommand, execute: Execute, context: Context) -> Message:
     if found.verb == "OPERATE":  # the object's name is all the command carries here
         return Message(row.pcf, (String(found.name_pid, _name(command, found.name)),))
     if found.verb in ("DELETE", "CLEAR"):
-        return Message(row.pcf, (String(found.name_pid, _name(command, found.name)),))
+        return Message(row.pcf, tuple(_named(command, found)), version=_version(_named(command, found)))
     if name.startswith("DSP"):
         output = command.first("OUTPUT")
         if output is not None and output.text not in ("*", "*PRINT"):
             raise ClError("syntax", f"{output.raw} is not a value of OUTPUT", _through(command, output), command=name)
-        shown: list[Parameter] = [String(found.name_pid, _name(command, found.name))]
+        shown: list[Parameter] = _named(command, found)
         subtype = _subtype(command, found) if found.table != "queue" else None
         if subtype is not None:
             shown.append(Integer(found.subtype_pid, subtype))
-        return Message(row.pcf, (*shown, IntegerList(found.selectors, (mq.MQIACF_ALL,))))
+        return Message(row.pcf, (*shown, IntegerList(found.selectors, (mq.MQIACF_ALL,))), version=_version(shown))
     if name.startswith("WRK"):
         return _work_command(command, found)
     subtype = _subtype(command, found)
     attributes = _attributes(command, found)  # checked before anything is asked
     if found.verb == "COPY":
-        source = _name(command, found.from_keyword)
+        source = _copied(command, found, execute)
         head: list[Parameter] = [String(found.from_pid, source), String(found.to_pid, _name(command, found.to_keyword))]
     else:
-        source = _name(command, found.name)
-        head = [String(found.name_pid, source)]
+        head = _named(command, found)
+        source = _name(command, found.name) if found.name in command.values else ""
     if found.subtype_pid:
         if subtype is None:
             subtype = _sole_subtype(found)
         head.append(Integer(found.subtype_pid, subtype if subtype is not None else _type_of(source, found, execute)))
-    return Message(row.pcf, (*head, *attributes))
+    return Message(row.pcf, (*head, *attributes), version=_version([*head, *attributes]))
+
+
+def _version(params: Sequence[Parameter]) -> int:
+    """MQCFH version 2 when a byte string (MQCFBS) is sent, as IBM's MQCFBS page asks."""
+    return 2 if any(isinstance(p, ByteString) for p in params) else 1
+
+
+def _named(command: ClCommand, found: Target) -> list[Parameter]:
+    """The parameters naming the object: its name, and/or its identifier (SUBID) where the command has one."""
+    out: list[Parameter] = []
+    if found.name in command.values or not _identifiers(command.name):
+        out.append(String(found.name_pid, _name(command, found.name)))
+    for keyword, parameter in _identifiers(command.name).items():
+        if keyword in command.values:
+            out.append(ByteString(parameter, _hex(command, keyword)))
+    if not out:
+        raise ClError("syntax", f"{found.name} is required", command.text.rstrip(), command=command.name)
+    return out
+
+
+def _copied(command: ClCommand, found: Target, execute: Execute) -> str:
+    """Copy's source: FROMSUB, or the name of the subscription FROMSUBID identifies (asked: PCF Copy names its
+    source by name only)."""
+    if found.from_keyword in command.values:
+        return _name(command, found.from_keyword)
+    ids = [(keyword, parameter) for keyword, parameter in _identifiers(command.name).items() if keyword in command.values]
+    if not ids:
+        raise ClError("syntax", f"{found.from_keyword} is required", command.text.rstrip(), command=command.name)
+    keyword, parameter = ids[0]
+    assert found.kind is not None
+    inquiry = Message(found.kind.command("INQUIRE"), (ByteString(parameter, _hex(command, keyword)),), version=2)
+    answer = execute(inquiry)
+    failed = failure(answer)
+    if failed is not None:
+        raise _Refused(_failed(inquiry, failed))
+    return (answer[0].str_value(found.name_pid) or "").rstrip()
 
 
 def _work_command(command: ClCommand, found: Target) -> Message:
@@ -547,6 +630,8 @@ def display_lines(response: Message, found: Target | None = None) -> list[str]:
         item = response.get(attr.parameter)
         if isinstance(item, (Integer, String)):
             lines.append(f"  {keyword:<11}{_shown(attr, item.value)}")
+        elif isinstance(item, ByteString):
+            lines.append(f"  {keyword:<11}{item.value.hex().upper() or '*NONE'}")
         elif isinstance(item, (StringList, IntegerList)):
             lines.append(f"  {keyword:<11}{' '.join(_shown(attr, v) for v in item.values)}".rstrip())
     return lines
@@ -612,6 +697,8 @@ def render_parts(message: Message) -> tuple[list[str], list[str]]:
             shown = _cl_list(item.parameter, values)
         elif isinstance(item, (Integer, String)):
             shown = _cl_value(item.parameter, item.value)
+        elif isinstance(item, ByteString):  # DESTCRRLID, PUBACCT: hexadecimal digits, as CL reads them
+            shown = item.value.hex().upper()
         else:
             continue
         keyword = by_parameter.get(item.parameter)

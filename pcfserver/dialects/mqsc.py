@@ -104,6 +104,8 @@ _SELECTOR_LISTS = {
     mq.MQCMD_INQUIRE_CLUSTER_Q_MGR: (mq.MQIACF_CLUSTER_Q_MGR_ATTRS, "clusqmgr", ()),
     mq.MQCMD_INQUIRE_Q_MGR_STATUS: (mq.MQIACF_Q_MGR_STATUS_ATTRS, "qmstatus", (mq.MQIACF_Q_MGR_STATUS,)),
     mq.MQCMD_INQUIRE_CONNECTION: (mq.MQIACF_CONNECTION_ATTRS, "conn", (mq.MQIACF_CONN_INFO_TYPE,)),
+    mq.MQCMD_INQUIRE_TOPIC_STATUS: (mq.MQIACF_TOPIC_STATUS_ATTRS, "tpstatus", ()),
+    mq.MQCMD_INQUIRE_SUB_STATUS: (mq.MQIACF_SUB_STATUS_ATTRS, "sbstatus", ()),
 }
 _DISPLAY_TABLE = {
     mq.MQCMD_INQUIRE_Q: "queue",
@@ -124,6 +126,12 @@ _SUBTYPES = {k.key: k.subtype for k in kinds.kinds() if k.subtype} | {"chstatus"
 # Status displays runmqsc shows in keyword order after the name and type (DISPLAY CHSTATUS, [INSTANA]); the other
 # status tables keep their row order (DISPLAY LSSTATUS).
 _SORTED_STATUS = frozenset(("chstatus", "qmstatus"))
+# Entries runmqsc prints on a line of their own, per table (DISPLAY SBSTATUS: SUB, then SUBID, q020920_ example; the
+# 48-digit ACTCONN likewise, K).
+_OWN_LINE = {
+    "sbstatus": frozenset((mq.MQCACF_SUB_NAME, mq.MQBACF_SUB_ID, mq.MQBACF_CONNECTION_ID)),
+    "tpstatus": frozenset((mq.MQBACF_CONNECTION_ID,)),
+}
 _CREATE_OF_COPY = {copy: create for create, (copy, _source, _target) in _COPIES.items()}
 # The parameter that names the object a display is about, per table (shown first, alone in its entry).
 _NAME_PARAMETERS = {
@@ -139,6 +147,8 @@ _NAME_PARAMETERS = {
     "clusqmgr": mq.MQCA_CLUSTER_Q_MGR_NAME,
     "qmstatus": mq.MQCA_Q_MGR_NAME,
     "conn": mq.MQBACF_CONNECTION_ID,
+    "tpstatus": mq.MQCA_TOPIC_STRING,
+    "sbstatus": mq.MQCACF_SUB_NAME,
 }
 _ATTRIBUTE_OPTIONS = {"@attributes": "queue", "@qmgr-attributes": "qmgr", **{f"@{t}-attributes": t for t in OBJECT_TABLES}}
 _SELECTOR_OPTIONS = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr", **{f"@{t}-selectors": t for t in ORDERED_TABLES}}
@@ -765,6 +775,8 @@ def display_entries(response: Message, table: str) -> list[str]:
             entry = f"{keyword}({','.join(_display_value(item.parameter, v) for v in item.values)})"
         else:
             continue
+        if item.parameter in _OWN_LINE.get(table, ()):
+            entry += "\n"
         is_name = (
             item.parameter == name_parameter
             or (keyword == "TYPE" and table in ("queue", "status"))

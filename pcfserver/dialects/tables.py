@@ -36,6 +36,8 @@ STATUS_COMMANDS = {
     "MQCMD_INQUIRE_CLUSTER_Q_MGR": "clusqmgr",
     "MQCMD_INQUIRE_Q_MGR_STATUS": "qmstatus",
     "MQCMD_INQUIRE_CONNECTION": "conn",
+    "MQCMD_INQUIRE_TOPIC_STATUS": "tpstatus",
+    "MQCMD_INQUIRE_SUB_STATUS": "sbstatus",
 }
 TABLES = ("queue", "qmgr", "status", *ORDERED_TABLES)
 

@@ -56,6 +56,8 @@ FORMAT_STRING = "MQSTR   "
 FORMAT_NONE = "        "
 FORMAT_EVENT = "MQEVENT "
 FORMAT_TRIGGER = "MQTRIG  "
+FORMAT_DEAD_LETTER = "MQDEAD  "  # MQFMT_DEAD_LETTER_HEADER
+FORMAT_RFH2 = "MQHRF2  "  # MQFMT_RF_HEADER_2
 EVENT_QUEUE = "SYSTEM.ADMIN.PERFM.EVENT"
 _MAX_PRIORITY = LEVELS - 1
 _QT_LOCAL = mq.MQQT_LOCAL
@@ -88,12 +90,6 @@ class _PutPlan:
     put_inhibited: bool
     get_inhibited: bool
     low_watch: bool  # a get may make a Queue Depth Low event (the queue's switch and PERFMEV on)
-
-
-def _no_queue() -> Queue:
-    from pcfserver.engine.registry import Queue
-
-    return Queue("", _QT_LOCAL, {})
 
 
 class Handle:
@@ -566,15 +562,49 @@ class MessageLayer:
         self._place(session if syncpoint else None, base, md, body, self.clock(), syncpoint, plan)
 
     def publication_descriptor(
-        self, session: SessionState | None, persistence: int, priority: int, properties: tuple[tuple[str, str], ...], format: str = FORMAT_STRING
+        self,
+        session: SessionState | None,
+        persistence: int,
+        priority: int,
+        properties: tuple[tuple[str, str], ...],
+        format: str = FORMAT_STRING,
+        *,
+        expiry: int | None = None,
     ) -> MessageDescriptor:
-        """A publication's descriptor as its publisher put it (each copy then takes its own MsgId and CorrelId)."""
+        """A publication's descriptor as its publisher put it (each copy then takes its own MsgId and CorrelId, and
+        keeps its Expiry: every copy expires as the publication would)."""
         if persistence not in (mq.MQPER_NOT_PERSISTENT, mq.MQPER_PERSISTENT):
             raise MQIError(mq.MQRC_PERSISTENCE_ERROR)
         if priority < 0:
             raise MQIError(mq.MQRC_PRIORITY_ERROR)
-        first = _NO_QUEUE
-        return self._new_descriptor(session, first, self.clock(), persistence, priority, None, None, None, "", "", format, properties)
+        if expiry is None:
+            expiry = _UNLIMITED
+        elif expiry != _UNLIMITED and not 0 < expiry <= 999_999_999:
+            raise MQIError(mq.MQRC_EXPIRY_ERROR)
+        if len(format) > 8:
+            raise MQIError(mq.MQRC_FORMAT_ERROR)
+        date, clock = _gmt(self.clock())
+        return descriptor(
+            self._new_msg_id(), _NO_ID, priority, persistence, expiry, format.ljust(8), "", "",
+            session.appl_name if session else "pcfserver", date, clock, session.user if session else "", 0, 546, 1208, properties,
+        )
+
+    def dead_letter(
+        self, session: SessionState | None, md: MessageDescriptor, body: bytes, reason: int, dest_q: str, dest_qmgr: str, syncpoint: bool
+    ) -> bool:
+        """The queue manager puts a message it could not deliver to ``dest_q`` on its dead-letter queue, behind an
+        MQDLH (:func:`dead_letter_header`) that says why and where it was going; the descriptor is the message's
+        own except Format MQDEAD, and Encoding and CodedCharSetId those of the header (IBM MQDLH "Putting messages on
+        the dead-letter queue").  False when there is no dead-letter queue; MQIError when it refuses the message."""
+        dlq = self._engine.qmgr_attr(mq.MQCA_DEAD_LETTER_Q_NAME)
+        if not isinstance(dlq, str) or not dlq.strip():
+            return False
+        now = self.clock()
+        date, clock = _gmt(now)
+        header = dead_letter_header(reason, dest_q, dest_qmgr, md, self._engine.qmgr_name, date, clock)
+        moved = replace(md, format=FORMAT_DEAD_LETTER, encoding=mq.MQENC_NATIVE, coded_char_set_id=self._engine.ccsid)
+        self.deliver(session, dlq.strip(), moved, header + body, syncpoint)
+        return True
 
     def new_msg_id(self) -> bytes:
         return self._new_msg_id()
@@ -971,9 +1001,6 @@ class MessageLayer:
             pass  # the event queue is full or the message too long for it: the event is lost
 
 
-_NO_QUEUE = _no_queue()  # a publication has no queue to take defaults from: its topic resolved them
-
-
 def _process_fields(process: NamedObject | None) -> tuple[int, str, str, str]:
     """MQTM's ApplType, ApplId, EnvData and UserData: the process definition's (zero and blanks without one)."""
     if process is None:
@@ -1005,6 +1032,34 @@ def trigger_message(queue: str, process: str, trigger_data: str, appl_type: int 
         + text(env_data, 128)
         + text(user_data, 128)
     )
+
+
+_DLH = struct.Struct("<4sii48s48sii8si28s8s8s")  # MQDLH version 1, 172 bytes, native (little-endian) encoding
+_RFH2 = struct.Struct("<4siiii8sii")  # MQRFH2 fixed part, 36 bytes
+
+
+def _chars(value: str, length: int) -> bytes:
+    return value.encode("latin-1", "replace")[:length].ljust(length, b" ")
+
+
+def dead_letter_header(reason: int, dest_q: str, dest_qmgr: str, md: MessageDescriptor, put_appl_name: str, put_date: str, put_time: str) -> bytes:
+    """An MQDLH (version 1): StrucId 'DLH ', the Reason the message could not be delivered (an MQRC_*), the original
+    destination queue and queue manager, the Encoding, CodedCharSetId and Format of the data that follows (the
+    message's own), and who put it on the dead-letter queue and when: PutApplType MQAT_QMGR and the queue manager's
+    name for the queue manager's own redirections (K, formats/pubsub-rules.tsv), PutDate YYYYMMDD, PutTime HHMMSSTH."""
+    return _DLH.pack(
+        b"DLH ", 1, reason, _chars(dest_q, 48), _chars(dest_qmgr, 48), md.encoding, md.coded_char_set_id, _chars(md.format, 8),
+        mq.MQAT_QMGR, _chars(put_appl_name, 28), _chars(put_date, 8), _chars(put_time, 8),
+    )
+
+
+def rfh2_header(folder: str, content: str, encoding: int, ccsid: int, format: str) -> bytes:
+    """An MQRFH2 (version 2) holding one name/value folder ``<folder>content</folder>`` (UTF-8, NameValueCCSID 1208,
+    padded with blanks to a multiple of 4 as IBM requires), before data of the given encoding, CCSID and format."""
+    data = f"<{folder}>{content}</{folder}>".encode()
+    data += b" " * (-len(data) % 4)
+    length = _RFH2.size + 4 + len(data)
+    return _RFH2.pack(b"RFH ", 2, length, encoding, ccsid, _chars(format, 8), 0, 1208) + struct.pack("<i", len(data)) + data
 
 
 def _md_from_record(record: tuple[object, ...]) -> tuple[MessageDescriptor, float, float | None]:

@@ -24,6 +24,7 @@ from pcfserver.codec.model import ByteString, Integer, Message, Parameter, Strin
 from pcfserver.engine import objects, responses
 from pcfserver.engine.context import EngineView
 from pcfserver.engine.filters import generic_match
+from pcfserver.engine.pubsub_status import StatusInquiries
 from pcfserver.engine.registry import NamedObject
 from pcfserver.engine.responses import Reject
 from pcfserver.tables import read_table, value_of
@@ -138,6 +139,7 @@ class Operations:
         self._qmstatus = _table("qmstatus")
         self._conn = _table("conn")
         self.started = engine.now()  # the queue manager's start (DISPLAY QMSTATUS STARTDA, STARTTI)
+        self._pubsub_status = StatusInquiries(self)  # DISPLAY TPSTATUS and SBSTATUS (engine/pubsub_status.py)
 
     def handlers(self) -> dict[int, Callable[[Message, Parsed], list[Message]]]:
         return {
@@ -160,6 +162,8 @@ class Operations:
             mq.MQCMD_RESUME_Q_MGR_CLUSTER: self.suspend_resume,
             mq.MQCMD_INQUIRE_CLUSTER_Q_MGR: self.inquire_cluster_q_mgr,
             mq.MQCMD_INQUIRE_PUBSUB_STATUS: self.inquire_pubsub_status,
+            mq.MQCMD_INQUIRE_TOPIC_STATUS: self._pubsub_status.inquire_topic_status,
+            mq.MQCMD_INQUIRE_SUB_STATUS: self._pubsub_status.inquire_sub_status,
             mq.MQCMD_INQUIRE_Q_MGR_STATUS: self.inquire_qmgr_status,
             mq.MQCMD_INQUIRE_CONNECTION: self.inquire_connection,
             **self._guarded_deletes(),
@@ -223,6 +227,14 @@ class Operations:
             else:
                 params.append(self._string(pid, value, length) if isinstance(value, str) else Integer(pid, value))
         return responses.ok_response(command, tuple(params))
+
+    def fields(self, command: Message, table: tuple[tuple[int, int], ...], values: Mapping[int, int | str | bytes], chosen: frozenset[int]) -> Message:
+        """One status response (the table's first row always, the others chosen); MQCFH version 2 when it carries a
+        byte string (IBM's MQCFBS page)."""
+        answer = self._fields(command, table, values, chosen)
+        if answer.version < 2 and any(isinstance(item, ByteString) for item in answer.parameters):
+            answer = replace(answer, version=2)
+        return answer
 
     def _accepted(self, command: Message, p: Parsed) -> list[Message]:
         return responses.success(command)
@@ -598,9 +610,16 @@ class Operations:
             mq.MQIACF_PS_STATUS_TYPE: mq.MQPSST_LOCAL,
             mq.MQIACF_PUBSUB_STATUS: mq.MQPS_STATUS_ACTIVE,
             mq.MQIA_SUB_COUNT: len(self.engine.objects.by_type.get(-1, {})),
-            mq.MQIA_TOPIC_NODE_COUNT: len(self.engine.objects.by_type.get(mq.MQOT_TOPIC, {})),
+            mq.MQIA_TOPIC_NODE_COUNT: self._topic_nodes(),
         }
         return responses.numbered([self._fields(command, self._pubsub, line, frozenset(chosen) | {mq.MQIACF_PS_STATUS_TYPE, mq.MQIACF_PUBSUB_STATUS})])
+
+    def _topic_nodes(self) -> int:
+        """TPCOUNT: the nodes of the topic tree (the pub/sub engine's, DISPLAY TPSTATUS('#')), the root included."""
+        pubsub = getattr(self.engine, "pubsub", None)
+        if pubsub is None:
+            return len(self.engine.objects.by_type.get(mq.MQOT_TOPIC, {}))
+        return len(pubsub.nodes()) + 1
 
     def inquire_qmgr_status(self, command: Message, p: Parsed) -> list[Message]:
         chosen = self._values(p).get(mq.MQIACF_Q_MGR_STATUS_ATTRS, (_ALL,))

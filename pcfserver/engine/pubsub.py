@@ -12,16 +12,21 @@ transaction as the call that made them).
   memory only, named by its SubId, and ends with its session).  :class:`~pcfserver.engine.matching.Matcher` follows
   them as they change (``Objects.listener``).
 * Publishing (:meth:`PubSub.publish`): the topic's resolved attributes (topictree) decide: PUB(DISABLED) 2051;
-  persistence and priority not given: DEFPSIST / DEFPRTY.  Each copy: a new MsgId, CorrelId = the subscription's
-  DestinationCorrelId (its SubId unless set), priority the publication's unless the subscription's PUBPRTY names one
-  (0-9) or AS_Q_DEF (the queue's DEFPRTY), the message properties MQTopicString and, when set, MQSubUserData (IBM's
-  PSPROP(MSGPROP) default, K which names exactly).  A copy the destination refuses (full, put-inhibited, missing,
-  too long) goes to the dead-letter queue when USEDLQ(YES) and there is one (as it is, without an MQDLH: K, issue
-  19 left), else it failed (MaxUncommittedMsgs reached by the copies is the publisher's 2024 instead, chosen);
-  PMSGDLV (persistent) / NPMSGDLV decide: ALL - any failure fails the publication, ALLDUR -
+  persistence and priority not given: DEFPSIST / DEFPRTY.  A matching subscription with a SELECTOR receives the
+  publication only when the selector (pcfserver.engine.selector) is TRUE on the publication's properties.  Each
+  copy: a new MsgId, CorrelId = the subscription's DestinationCorrelId (its SubId unless set), the publication's
+  Expiry, priority the publication's unless the subscription's PUBPRTY names one (0-9) or AS_Q_DEF (the queue's
+  DEFPRTY), and the publish/subscribe properties its PSPROP asks for (NONE none; MSGPROP the message properties
+  MQTopicString and, when set, MQSubUserData; RFH2/COMPAT the same in an MQRFH2 mqps folder).  A copy the
+  destination refuses (full, put-inhibited, missing, too long) goes to the dead-letter queue behind an MQDLH when
+  USEDLQ(YES) and there is one, else it failed (MaxUncommittedMsgs reached by the copies is the publisher's 2024
+  instead, chosen); PMSGDLV (persistent) / NPMSGDLV decide: ALL - any failure fails the publication, ALLDUR -
   a failure for a durable subscription does, ALLAVAIL - none does.  A failed publication is delivered to nobody
   (every copy made is undone) and answers MQRC_PUBLICATION_FAILURE 2502; so does one that matched subscriptions and
-  reached none of them (the brief of issue 19).  No matching subscription: success.
+  reached none of them (the brief of issue 19).  No subscription took it: success (MQRC_NO_SUBS_MATCHED 2550 in the
+  session's last_reason when the publisher asked).
+* A subscription with an EXPIRY receives nothing once it has passed and is removed (with its managed queue) at the
+  next publish or subscribe; DELETE SUB removes a managed destination with its subscription.
 * Retained publications: the last retained one per topic string is a message on SYSTEM.RETAINED.PUB.QUEUE whose
   MQTopicString property names the topic (persistent ones stored with the queue's messages, so they survive restart
   exactly as persistent messages do; a non-persistent one lasts until restart, K).  A new subscription receives a
@@ -31,6 +36,8 @@ transaction as the call that made them).
 
 from __future__ import annotations
 
+import heapq
+import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -40,7 +47,9 @@ from pcfserver.engine.kinds.sub import DEST, DEST_CLASS, DEST_CORREL, OBJECT_TYP
 from pcfserver.engine.kinds.topic import tree
 from pcfserver.engine.matching import SCHEME_CHAR, SCHEME_TOPIC, Matcher, Node
 from pcfserver.engine.messages import MessageDescriptor, MQIError, descriptor
+from pcfserver.engine.messaging import FORMAT_RFH2, rfh2_header
 from pcfserver.engine.registry import NamedObject, Queue
+from pcfserver.engine.selector import Predicate, SelectorError, compile_selector
 from pcfserver.engine.spec import byte_value
 from pcfserver.engine.store import DeleteObject, DeleteQueue, PutObject, PutQueue
 from pcfserver.engine.topictree import TopicTree, anchor, levels
@@ -63,6 +72,34 @@ _SUB_TYPE = mq.MQIACF_SUB_TYPE
 _SCHEMA = mq.MQIACF_WILDCARD_SCHEMA
 _PUB_PRIORITY = mq.MQIACF_PUB_PRIORITY
 _USER_DATA = mq.MQCACF_SUB_USER_DATA
+_SELECTOR = mq.MQCACF_SUB_SELECTOR
+_PSPROP = mq.MQIACF_PUBSUB_PROPERTIES
+_EXPIRY = mq.MQIACF_EXPIRY
+_AS_PUBLISHED = mq.MQPRI_PRIORITY_AS_PUBLISHED
+_PSPROP_NONE = mq.MQPSPROP_NONE
+_PSPROP_MSGPROP = mq.MQPSPROP_MSGPROP
+_MQPS_NAMES = ((TOPIC_PROPERTY, "Top"), (USER_DATA_PROPERTY, "Sud"), (RETAINED_PROPERTY, "Ret"))  # RFH2 folder mqps
+
+
+def _nothing(properties: object) -> bool:
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Target:
+    """What delivering to one subscription needs, read from its attributes once per version of the record."""
+
+    record: NamedObject
+    correl: bytes
+    select: Predicate | None  # the selector (None: every publication; _nothing: a stored selector that does not parse)
+    psprop: int
+    user_data: str
+    priority: int | str  # PUBPRTY as stored
+    durable: bool
+    dest: str
+    dest_qmgr: str
+    managed: bool
+    admin: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +133,16 @@ class PubSub:
         self._stale = False  # a topic object changed since the tree was built
         self._resolved: dict[str, dict[int, int | str]] = {}  # per topic string, until a topic object changes
         self._by_chain: dict[tuple[str, ...], dict[int, int | str]] = {}  # per chain of topic objects above
-        self._correl: dict[str, bytes] = {}  # per subscription: its DestinationCorrelId's bytes
+        self._targets: dict[str, _Target] = {}  # per subscription: what delivering to it needs
+        self._matches: dict[str, list[str]] = {}  # per topic string: the matching subscriptions, until one changes
+        self._born: dict[str, float] = {}  # SubId -> when made in this process (subscriptions with an EXPIRY only)
+        self._deadlines: list[tuple[float, str]] = []  # heap of (expiry instant, subscription name), possibly stale
         self._blocked: tuple[Node, ...] = ()
         self.by_session: dict[int, set[str]] = {}  # session -> its non-durable subscriptions' names
         self.published = 0  # publications accepted since open
         self.topic_stats: dict[str, tuple[int, str, str]] = {}  # topic string -> (publications, last date, last time)
         self.sub_stats: dict[str, tuple[int, str, str]] = {}  # subscription -> (messages, last date, last time)
+        self.pub_stats: dict[tuple[int, str], tuple[int, str, str]] = {}  # (session, topic) -> (publications, last date, time)
 
     # ------------------------------------------------------------------ following the objects
 
@@ -153,6 +194,7 @@ class PubSub:
 
     def _rebuild_tree(self) -> None:
         self._stale = False
+        self._matches = {}
         self._resolved = {}
         self._by_chain = {}
         objects = self._engine.objects
@@ -191,12 +233,14 @@ class PubSub:
         known = self._known.get(name)
         if known is record:
             return
-        self._correl.pop(name, None)
+        self._targets.pop(name, None)
         if record is not None and known is not None and self._same_pattern(known, record):
             self._known[name] = record  # DEST, PUBPRTY, ... changed: looked up at publish time
+            self._watch_expiry(name, record)
             return
         if known is not None:
             self._matcher.remove(name)
+            self._matches = {}
             del self._known[name]
         if record is None:
             self.sub_stats.pop(name, None)
@@ -207,13 +251,82 @@ class PubSub:
         scheme = SCHEME_CHAR if record.attrs.get(_SCHEMA) == mq.MQWS_CHAR else SCHEME_TOPIC
         try:
             self._matcher.add(name, topic, scheme, self._blocked)
+            self._matches = {}
         except MQIError:
             return  # a pattern the character scheme refuses matches nothing
         self._known[name] = record
+        self._watch_expiry(name, record)
 
     @staticmethod
     def _same_pattern(a: NamedObject, b: NamedObject) -> bool:
         return a.attrs.get(TOPIC_STRING) == b.attrs.get(TOPIC_STRING) and a.attrs.get(_SCHEMA) == b.attrs.get(_SCHEMA)
+
+    # ------------------------------------------------------------------ subscription expiry
+
+    def _watch_expiry(self, name: str, record: NamedObject) -> None:
+        """A subscription with an EXPIRY: its end goes on the heap (from when it was made: this process's clock for
+        one made since open, else its creation date and time)."""
+        expiry = record.attrs.get(_EXPIRY, mq.MQEI_UNLIMITED)
+        if not isinstance(expiry, int) or expiry == mq.MQEI_UNLIMITED or expiry < 0:
+            return
+        heapq.heappush(self._deadlines, (self._born_at(record) + expiry / 10, name))
+
+    def _born_at(self, record: NamedObject) -> float:
+        """When a subscription with an EXPIRY was made, kept by SubId from the first time it is seen: this process's
+        clock for one made since open, else its creation date and time (whole seconds)."""
+        sub_id = _text(record.attrs, SUB_ID)
+        born = self._born.get(sub_id)
+        if born is not None:
+            return born
+        born = self._layer.clock()
+        if not self._synced:  # loaded at open
+            try:
+                stamp = f"{_text(record.attrs, mq.MQCA_CREATION_DATE)} {_text(record.attrs, mq.MQCA_CREATION_TIME)}"
+                born = time.mktime(time.strptime(stamp, "%Y-%m-%d %H.%M.%S"))
+            except ValueError:
+                pass
+        self._born[sub_id] = born
+        return born
+
+    def expire(self) -> list[str]:
+        """Removes every subscription whose EXPIRY has passed (with its managed queue, as DELETE SUB does); answers
+        their names.  IBM: no publication matches it any more once it has expired (SubExpiry, q100160_); removed
+        here at the next publish or subscribe after that (chosen, formats/pubsub-rules.tsv)."""
+        deadlines = self._deadlines
+        if not deadlines:
+            return []
+        now = self._layer.clock()
+        gone: list[str] = []
+        subs = self._engine.objects.by_type[OBJECT_TYPE]
+        while deadlines and deadlines[0][0] <= now:
+            _, name = heapq.heappop(deadlines)
+            record = subs.get(name)
+            if record is None or self._known.get(name) is not record:
+                continue
+            expiry = record.attrs.get(_EXPIRY, mq.MQEI_UNLIMITED)
+            if not isinstance(expiry, int) or expiry < 0 or self._born_at(record) + expiry / 10 > now:
+                continue  # altered since this entry was pushed: a newer entry stands for it
+            self.remove(name)
+            gone.append(name)
+        return gone
+
+    def remove(self, name: str) -> None:
+        """A subscription goes (expired, ended through the API): its managed queue and what that holds go too."""
+        record = self._engine.objects.by_type[OBJECT_TYPE].get(name)
+        if record is None:
+            raise MQIError(mq.MQRC_NO_SUBSCRIPTION)
+        durable = record.attrs.get(_DURABLE, mq.MQSUB_DURABLE_YES) == mq.MQSUB_DURABLE_YES
+        self._put_sub(name, None, stored=durable)
+        self.deleted(record)
+
+    def deleted(self, record: NamedObject) -> None:
+        """What goes with a subscription (DELETE SUB, the API's removal, expiry): its managed queue, with whatever
+        it still holds (IBM DELETE SUB: a managed destination's unprocessed messages are thrown away)."""
+        name = record.name
+        for owned in self.by_session.values():
+            owned.discard(name)
+        if record.attrs.get(DEST_CLASS) == mq.MQDC_MANAGED:
+            self._drop_queue(_text(record.attrs, DEST))
 
     # ------------------------------------------------------------------ publishing
 
@@ -226,11 +339,17 @@ class PubSub:
         retain: bool = False,
         persistence: int | None = None,
         priority: int | None = None,
+        expiry: int | None = None,
         properties: tuple[tuple[str, str], ...] = (),
         syncpoint: bool = False,
+        warn_if_no_subs: bool = False,
     ) -> MessageDescriptor:
-        """One publication (MQPUT to a topic); answers the descriptor as the publisher put it."""
+        """One publication (MQPUT to a topic); answers the descriptor as the publisher put it.  ``expiry`` (tenths of
+        a second, MQMD Expiry) goes onto every copy.  ``warn_if_no_subs`` (MQPMO_WARN_IF_NO_SUBS_MATCHED): when no
+        subscription took a copy the call still succeeds, leaving MQRC_NO_SUBS_MATCHED 2550 in ``session.last_reason``
+        (IBM's warning); without it, success and no reason."""
         engine = self._engine
+        session.last_reason = mq.MQRC_NONE
         if engine.qmgr_attr(mq.MQIA_PUBSUB_MODE) == mq.MQPSM_DISABLED:
             raise MQIError(mq.MQRC_PUBSUB_INHIBITED)
         resolved = self._topic(session, topic, mq.MQAUTH_PUBLISH)
@@ -241,8 +360,10 @@ class PubSub:
         if priority is None or priority == mq.MQPRI_PRIORITY_AS_TOPIC_DEF:
             priority = int(resolved[mq.MQIA_DEF_PRIORITY])
         layer = self._layer
-        own = tuple(p for p in properties if p[0] != TOPIC_PROPERTY)
-        md = layer.publication_descriptor(session, persistence, priority, own)
+        own = tuple(p for p in properties if p[0] != TOPIC_PROPERTY) if properties else properties
+        md = layer.publication_descriptor(session, persistence, priority, own, expiry=expiry)
+        if self._deadlines:
+            self.expire()
         mark = engine.mark()
         try:
             reached = self._deliver_all(session, topic, md, body, resolved, syncpoint)
@@ -251,10 +372,12 @@ class PubSub:
         except MQIError:
             engine.rollback_to(mark)  # delivered to nobody
             raise
-        self._count(topic, reached)
+        self._count(topic, reached, session.ident)
+        if warn_if_no_subs and not reached:
+            session.last_reason = mq.MQRC_NO_SUBS_MATCHED
         return md
 
-    def _count(self, topic: str, reached: list[str]) -> None:
+    def _count(self, topic: str, reached: list[str], publisher: int) -> None:
         """The status counts of a publication that went out (Inquire Topic/Subscription Status: NUMPUBS, NUMMSGS and
         the last dates and times; counted when published, a later backout does not take them back: chosen, K).  Kept
         in memory only: they start again at restart (K)."""
@@ -262,112 +385,204 @@ class PubSub:
         self.published += 1
         stats = self.topic_stats.get(topic)
         self.topic_stats[topic] = (1 if stats is None else stats[0] + 1, date, clock)
+        handle = self.pub_stats.get((publisher, topic))
+        self.pub_stats[(publisher, topic)] = (1 if handle is None else handle[0] + 1, date, clock)
         sub_stats = self.sub_stats
         for name in reached:
             before = sub_stats.get(name)
             sub_stats[name] = (1 if before is None else before[0] + 1, date, clock)
 
+    def _target(self, name: str) -> _Target:
+        """What delivering to a subscription needs (cached until its record changes)."""
+        target = self._targets.get(name)
+        if target is not None:
+            return target
+        record = self._known[name]
+        attrs = record.attrs
+        text = attrs.get(DEST_CORREL) or attrs.get(SUB_ID, "")
+        assert isinstance(text, str)
+        select: Predicate | None
+        try:
+            select = compile_selector(_text(attrs, _SELECTOR))
+        except SelectorError:
+            select = _nothing  # a selector that does not parse (stored before it was checked) selects nothing
+        psprop = attrs.get(_PSPROP, _PSPROP_MSGPROP)
+        user_data = attrs.get(_USER_DATA, "")
+        target = self._targets[name] = _Target(
+            record,
+            byte_value(text, 24),
+            select,
+            psprop if isinstance(psprop, int) else _PSPROP_MSGPROP,
+            user_data if isinstance(user_data, str) else "",
+            attrs.get(_PUB_PRIORITY, _AS_PUBLISHED),  # type: ignore[arg-type]
+            attrs.get(_DURABLE, mq.MQSUB_DURABLE_YES) == mq.MQSUB_DURABLE_YES,
+            _text(attrs, DEST),
+            _text(attrs, mq.MQCACF_DESTINATION_Q_MGR),
+            attrs.get(DEST_CLASS) == mq.MQDC_MANAGED,
+            attrs.get(_SUB_TYPE, mq.MQSUBTYPE_ADMIN) == mq.MQSUBTYPE_ADMIN,
+        )
+        return target
+
     def _deliver_all(
         self, session: SessionState, topic: str, md: MessageDescriptor, body: bytes, resolved: dict[int, int | str], syncpoint: bool
     ) -> list[str]:
-        """Delivers the copies; answers the subscriptions reached."""
-        names = self.matcher().match(topic)
+        """Delivers the copies to the matching subscriptions whose selector takes the publication; answers the
+        subscriptions reached."""
+        names = self._matches.get(topic)
+        if names is None:
+            names = [str(key) for key in self.matcher().match(topic)]
+            if len(self._matches) >= 10000:
+                self._matches.clear()
+            self._matches[topic] = names
         if not names:
             return []
         persistent = md.persistence == mq.MQPER_PERSISTENT
         rule = resolved[mq.MQIA_PM_DELIVERY if persistent else mq.MQIA_NPM_DELIVERY]
         use_dlq = resolved[mq.MQIA_USE_DEAD_LETTER_Q] == mq.MQUSEDLQ_YES
         delivered: list[str] = []
+        wanted = 0
+        properties: dict[str, str] | None = None
+        target_of = self._target
         for name in names:
-            assert isinstance(name, str)
-            record = self._known[name]
-            durable = record.attrs.get(_DURABLE, mq.MQSUB_DURABLE_YES) == mq.MQSUB_DURABLE_YES
-            copy = self._copy(record, topic, md)
-            if self._deliver_copy(session, record, copy, body, syncpoint, use_dlq):
+            target = target_of(name)
+            if target.select is not None:
+                if properties is None:
+                    properties = dict(md.properties)
+                if not target.select(properties):
+                    continue
+            wanted += 1
+            copy, data = self._copy(target, topic, md, body)
+            if self._deliver_copy(session, target, copy, data, syncpoint, use_dlq):
                 delivered.append(name)
-            elif rule == mq.MQDLV_ALL or (rule == mq.MQDLV_ALL_DUR and durable):
+            elif rule == mq.MQDLV_ALL or (rule == mq.MQDLV_ALL_DUR and target.durable):
                 raise MQIError(mq.MQRC_PUBLICATION_FAILURE)
-        if not delivered:
+        if wanted and not delivered:
             raise MQIError(mq.MQRC_PUBLICATION_FAILURE)
         return delivered
 
-    def _copy(self, record: NamedObject, topic: str, md: MessageDescriptor, retained: bool = False) -> MessageDescriptor:
-        attrs = record.attrs
-        correl = self._correl.get(record.name)
-        if correl is None:
-            text = attrs.get(DEST_CORREL) or attrs.get(SUB_ID, "")
-            assert isinstance(text, str)
-            correl = self._correl[record.name] = byte_value(text, 24)
+    def _copy(self, target: _Target, topic: str, md: MessageDescriptor, body: bytes, retained: bool = False) -> tuple[MessageDescriptor, bytes]:
+        """One subscription's copy: its own MsgId, its CorrelId and priority, and the publish/subscribe properties
+        its PSPROP asks for (NONE: none; MSGPROP: message properties; RFH2 and COMPAT: an MQRFH2 with an mqps folder
+        before the body, formats/pubsub-rules.tsv)."""
         priority = md.priority
-        wanted = attrs.get(_PUB_PRIORITY, mq.MQPRI_PRIORITY_AS_PUBLISHED)
-        if wanted != mq.MQPRI_PRIORITY_AS_PUBLISHED:
+        wanted = target.priority
+        if wanted != _AS_PUBLISHED:
             if isinstance(wanted, int) and 0 <= wanted <= 9:
                 priority = wanted
             elif wanted == mq.MQPRI_PRIORITY_AS_Q_DEF:
-                queue = self._engine.queue(_text(attrs, DEST))
+                queue = self._engine.queue(_text(target.record.attrs, DEST))
                 priority = int(queue.attrs.get(mq.MQIA_DEF_PRIORITY, 0)) if queue is not None else md.priority
-        properties = (*md.properties, (TOPIC_PROPERTY, topic))
-        user_data = attrs.get(_USER_DATA)
-        if user_data:
-            properties += ((USER_DATA_PROPERTY, str(user_data)),)
-        if retained:
-            properties += ((RETAINED_PROPERTY, "true"),)
+        psprop = target.psprop
+        properties = md.properties
+        fmt = md.format
+        if psprop != _PSPROP_NONE:
+            added: tuple[tuple[str, str], ...] = ((TOPIC_PROPERTY, topic),)
+            if target.user_data:
+                added += ((USER_DATA_PROPERTY, target.user_data),)
+            if retained:
+                added += ((RETAINED_PROPERTY, "true"),)
+            if psprop == _PSPROP_MSGPROP:
+                properties = (*properties, *added)
+            else:
+                body = rfh2_header("mqps", _mqps(added), md.encoding, md.coded_char_set_id, md.format) + body
+                fmt = FORMAT_RFH2
         return descriptor(
-            self._layer.new_msg_id(), correl, priority, md.persistence, md.expiry, md.format, md.reply_to_q, md.reply_to_qmgr,
+            self._layer.new_msg_id(), target.correl, priority, md.persistence, md.expiry, fmt, md.reply_to_q, md.reply_to_qmgr,
             md.put_appl_name, md.put_date, md.put_time, md.user_identifier, md.backout_count, md.encoding, md.coded_char_set_id,
             properties,
-        )
+        ), body
 
-    def _deliver_copy(self, session: SessionState, record: NamedObject, md: MessageDescriptor, body: bytes, syncpoint: bool, use_dlq: bool) -> bool:
-        attrs = record.attrs
-        dest = _text(attrs, DEST)
-        dest_qmgr = _text(attrs, mq.MQCACF_DESTINATION_Q_MGR)
-        managed = attrs.get(DEST_CLASS) == mq.MQDC_MANAGED
+    def _deliver_copy(self, session: SessionState, target: _Target, md: MessageDescriptor, body: bytes, syncpoint: bool, use_dlq: bool) -> bool:
+        dest = target.dest
+        dest_qmgr = target.dest_qmgr
         engine = self._engine
         mark = engine.mark()
         try:
             if dest_qmgr and dest_qmgr != engine.qmgr_name:
                 raise MQIError(mq.MQRC_UNKNOWN_REMOTE_Q_MGR)  # no channels here (formats/messaging-rules.tsv)
-            if managed and engine.queue(dest) is None and attrs.get(_SUB_TYPE, mq.MQSUBTYPE_ADMIN) == mq.MQSUBTYPE_ADMIN:
+            if target.managed and target.admin and engine.queue(dest) is None:
                 # DEFINE SUB DESTCLAS(MANAGED): its queue is made from the topic's MDURMDL when first needed
-                model = self.resolve(_text(attrs, TOPIC_STRING))[mq.MQCA_MODEL_DURABLE_Q]
+                model = self.resolve(_text(target.record.attrs, TOPIC_STRING))[mq.MQCA_MODEL_DURABLE_Q]
                 self._make_managed_queue(dest, str(model), True)
-            self._layer.deliver(session, dest, md, body, syncpoint, managed=managed)
+            self._layer.deliver(session, dest, md, body, syncpoint, managed=target.managed)
             return True
         except MQIError as error:
             engine.rollback_to(mark)
             if error.reason == mq.MQRC_SYNCPOINT_LIMIT_REACHED:
                 raise  # the publisher's unit of work is full, not a subscriber's queue: the publication fails
+            reason = error.reason
         if not use_dlq:
             return False
-        dlq = engine.qmgr_attr(mq.MQCA_DEAD_LETTER_Q_NAME)
-        if not isinstance(dlq, str) or not dlq.strip():
-            return False
         try:
-            self._layer.deliver(session, dlq.strip(), md, body, syncpoint)
-            return True
+            return self._layer.dead_letter(session, md, body, reason, dest, dest_qmgr or engine.qmgr_name, syncpoint)
         except MQIError:
             engine.rollback_to(mark)
             return False
 
-    # ------------------------------------------------------------------ status (DISPLAY TPSTATUS / SBSTATUS, to come)
+    # ------------------------------------------------------------------ status (DISPLAY TPSTATUS / SBSTATUS: pubsub_status.py)
 
     def subscription_status(self, name: str) -> tuple[int, str, str]:
         """NUMMSGS, LMSGDATE, LMSGTIME of a subscription (zero and blanks before its first message)."""
         return self.sub_stats.get(name, (0, "", ""))
 
     def topic_status(self, topic: str) -> dict[int, int | str]:
-        """A topic node's TYPE(TOPIC) status: its resolved attributes (never "as parent"), the topic object that
-        supplies them (ADMIN), whether it holds a retained publication, the subscriptions made on this very node
-        (SUBCOUNT: their topic string is the node's, wildcard ones included), the publications since open (K: IBM's
-        NUMPUBS is per publisher handle) and PUBCOUNT (open publisher handles: publish here opens none, so 0)."""
+        """A topic node's TYPE(TOPIC) status: its resolved attributes (never "as parent"), the topic object of this
+        very node (ADMIN: blank when no topic object names it, IBM's "admin node"), whether it holds a retained
+        publication, the subscriptions made on this very node (SUBCOUNT: their topic string is the node's, wildcard
+        ones included), the publications since open and PUBCOUNT (the live sessions that have published on it: a
+        session that publishes holds the topic open until it ends, chosen)."""
         out: dict[int, int | str] = dict(self.resolve(topic))
-        out[mq.MQCA_ADMIN_TOPIC_NAME] = self.topics().admin(topic)
+        out[mq.MQCA_ADMIN_TOPIC_NAME] = self.admin_node(topic)
         out[mq.MQIACF_RETAINED_PUBLICATION] = mq.MQQSO_YES if topic in self.retained() else mq.MQQSO_NO
         self.matcher()
         out[mq.MQIA_SUB_COUNT] = sum(1 for record in self._known.values() if _text(record.attrs, TOPIC_STRING) == topic)
-        out[mq.MQIA_PUB_COUNT] = 0
+        out[mq.MQIA_PUB_COUNT] = len(self.publishers(topic))
         out[mq.MQIACF_PUBLISH_COUNT] = self.topic_stats.get(topic, (0, "", ""))[0]
+        return out
+
+    def admin_node(self, topic: str) -> str:
+        """The topic object whose TOPICSTR is this very node (DISPLAY TPSTATUS ADMIN), blank when there is none."""
+        found = self.topics().chain(topic)
+        if not found:
+            return ""
+        name, attrs = found[0]
+        text = attrs.get(mq.MQCA_TOPIC_STRING, "")
+        own = levels(anchor(text)) if isinstance(text, str) and text else ()
+        return name if own == levels(topic) else ""
+
+    def publishers(self, topic: str) -> dict[int, tuple[int, str, str]]:
+        """The live sessions that have published on ``topic`` (its publishers, TPSTATUS TYPE(PUB)): NUMPUBS, LPUBDATE,
+        LPUBTIME of each."""
+        return self.all_publishers().get(topic, {})
+
+    def all_publishers(self) -> dict[str, dict[int, tuple[int, str, str]]]:
+        """Every topic's publishers (as :meth:`publishers`); the records of sessions that ended are dropped here."""
+        live = self._layer.sessions
+        out: dict[str, dict[int, tuple[int, str, str]]] = {}
+        for key in list(self.pub_stats):
+            ident, text = key
+            if ident not in live:
+                del self.pub_stats[key]
+            else:
+                out.setdefault(text, {})[ident] = self.pub_stats[key]
+        return out
+
+    def nodes(self) -> set[str]:
+        """The topic tree's nodes: the topic objects' strings, the subscriptions', the retained publications' and those
+        published to since open, with every level above each (not the root)."""
+        found: set[str] = set()
+        for record in self._engine.objects.by_type[mq.MQOT_TOPIC].values():
+            found.add(anchor(_text(record.attrs, mq.MQCA_TOPIC_STRING)))
+        for record in self._engine.objects.by_type[OBJECT_TYPE].values():
+            found.add(_text(record.attrs, TOPIC_STRING))
+        found.update(self.retained())
+        found.update(self.topic_stats)
+        out: set[str] = set()
+        for text in found:
+            if not text:
+                continue
+            parts = text.split("/")
+            out.update("/".join(parts[:n]) for n in range(1, len(parts) + 1))
         return out
 
     # ------------------------------------------------------------------ retained publications
@@ -409,22 +624,31 @@ class PubSub:
 
     def subscribe(
         self, session: SessionState, topic: str, *, name: str | None = None, durable: bool = False, new_publications_only: bool = False,
-        wildcard_schema: int = mq.MQWS_TOPIC,
+        wildcard_schema: int = mq.MQWS_TOPIC, selector: str = "",
     ) -> SubscriptionInfo:
         """MQSUB with a managed destination: a durable subscription is made (or resumed, by its name) and stored; a
-        non-durable one lasts until :meth:`unsubscribe` or its session ends."""
+        non-durable one lasts until :meth:`unsubscribe` or its session ends.  ``selector``: the SelectionString
+        (pcfserver.engine.selector); one that is not a selector fails MQRC_SELECTION_NOT_AVAILABLE 2551 when the
+        subscription is made (IBM "Message selector syntax": there is no extended selection provider here) and
+        MQRC_SELECTOR_SYNTAX_ERROR 2459 when one is resumed."""
         engine = self._engine
         if engine.qmgr_attr(mq.MQIA_PUBSUB_MODE) == mq.MQPSM_DISABLED:
             raise MQIError(mq.MQRC_PUBSUB_INHIBITED)
+        if self._deadlines:
+            self.expire()
         subs = engine.objects.by_type[OBJECT_TYPE]
         if durable:
             if not name:
                 raise MQIError(mq.MQRC_SUB_NAME_ERROR)
             existing = subs.get(name)
             if existing is not None:  # MQSO_RESUME
+                _check_selector(selector, mq.MQRC_SELECTOR_SYNTAX_ERROR)
                 if _text(existing.attrs, TOPIC_STRING) != topic:
                     raise MQIError(mq.MQRC_SUB_ALREADY_EXISTS)
+                if selector.strip() and selector != _text(existing.attrs, _SELECTOR):
+                    raise MQIError(mq.MQRC_SELECTOR_NOT_ALTERABLE)
                 return self._info(existing)
+        _check_selector(selector, mq.MQRC_SELECTION_NOT_AVAILABLE)
         resolved = self._topic(session, topic, mq.MQAUTH_SUBSCRIBE)
         if resolved[mq.MQIA_INHIBIT_SUB] == mq.MQTA_SUB_INHIBITED:
             raise MQIError(mq.MQRC_SUB_INHIBITED)
@@ -447,6 +671,8 @@ class PubSub:
             DEST_CLASS: mq.MQDC_MANAGED,
             DEST_CORREL: sub_id,
             _SCHEMA: wildcard_schema,
+            _SELECTOR: selector,
+            mq.MQIACF_SELECTOR_TYPE: mq.MQSELTYPE_STANDARD if selector.strip() else mq.MQSELTYPE_NONE,
             _DURABLE: mq.MQSUB_DURABLE_YES if durable else mq.MQSUB_DURABLE_NO,
             _SUB_TYPE: mq.MQSUBTYPE_API,
             mq.MQCACF_SUB_USER_ID: session.user,
@@ -474,25 +700,24 @@ class PubSub:
         probe = Matcher()
         scheme = SCHEME_CHAR if record.attrs.get(_SCHEMA) == mq.MQWS_CHAR else SCHEME_TOPIC
         probe.add(0, _text(record.attrs, TOPIC_STRING), scheme, self._blocked)
+        self.matcher()
+        target = self._target(record.name) if self._known.get(record.name) is record else None
+        if target is None:
+            return
         for topic in sorted(retained):  # in topic string order (chosen: IBM documents none)
             md, body = retained[topic]
-            if probe.match(topic):
-                own = tuple(p for p in md.properties if p[0] != TOPIC_PROPERTY)
-                self._deliver_copy(session, record, self._copy(record, topic, replace(md, properties=own), retained=True), body, False, False)
+            if not probe.match(topic):
+                continue
+            own = tuple(p for p in md.properties if p[0] != TOPIC_PROPERTY)
+            if target.select is not None and not target.select(dict(own)):
+                continue
+            copy, data = self._copy(target, topic, replace(md, properties=own), body, retained=True)
+            self._deliver_copy(session, target, copy, data, False, False)
 
     def unsubscribe(self, name: str) -> None:
         """Ends a subscription made through the API (MQCLOSE with MQCO_REMOVE_SUB for a durable one): it goes, with
         its managed queue and whatever that still holds."""
-        engine = self._engine
-        record = engine.objects.by_type[OBJECT_TYPE].get(name)
-        if record is None:
-            raise MQIError(mq.MQRC_NO_SUBSCRIPTION)
-        durable = record.attrs.get(_DURABLE, mq.MQSUB_DURABLE_YES) == mq.MQSUB_DURABLE_YES
-        self._put_sub(name, None, stored=durable)
-        for owned in self.by_session.values():
-            owned.discard(name)
-        if record.attrs.get(DEST_CLASS) == mq.MQDC_MANAGED:
-            self._drop_queue(_text(record.attrs, DEST))
+        self.remove(name)
 
     def end_session(self, session: SessionState) -> None:
         """The session ends: its non-durable subscriptions go."""
@@ -560,6 +785,24 @@ class PubSub:
         for name in self._engine.queue_names():
             if name.startswith(MANAGED_NON_DURABLE):
                 self._drop_queue(name)
+
+
+def _check_selector(selector: str, reason: int) -> None:
+    try:
+        compile_selector(selector)
+    except SelectorError:
+        raise MQIError(reason) from None
+
+
+def _mqps(items: tuple[tuple[str, str], ...]) -> str:
+    """The mqps folder of an MQRFH2 holding the publish/subscribe properties (MQTopicString as Top, MQSubUserData
+    as Sud, MQIsRetained as Ret: the short names seen in public mappings, K)."""
+    short = dict(_MQPS_NAMES)
+    out = []
+    for name, value in items:
+        text = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        out.append(f"<{short[name]}>{text}</{short[name]}>")
+    return "".join(out)
 
 
 def _sub_defaults() -> dict[int, ObjValue]:

@@ -209,15 +209,34 @@ class Authenticator:
         found = self._password_user(body["username"], body["password"], peer, "login")
         if isinstance(found, Response):
             return found
+        return Response(204, (("Set-Cookie", self.cookie(self.issue(found, peer), self.secure_cookie)),))
+
+    def issue(self, user: User, peer: str) -> str:
+        """A new login token for ``user`` (durable before it is handed out)."""
+        assert self.users is not None
         self._expire()
         token = secrets.token_urlsafe(32)
         now = self.wall()
-        self.users.add_token(token, found.name, now + self.token_lifetime, now)  # durable before the answer
-        self._tokens[token] = _Token(found.name, now + self.token_lifetime)
-        log.info("user %s logged in from %s", found.name, peer, extra={"event": "login", "peer": peer})
-        flags = "; Secure" if self.secure_cookie else ""
-        cookie = f"{COOKIE}={token}; Path=/; HttpOnly{flags}; SameSite=Strict; Max-Age={int(self.token_lifetime)}"
-        return Response(204, (("Set-Cookie", cookie),))
+        self.users.add_token(token, user.name, now + self.token_lifetime, now)  # durable before the answer
+        self._tokens[token] = _Token(user.name, now + self.token_lifetime)
+        log.info("user %s logged in from %s", user.name, peer, extra={"event": "login", "peer": peer})
+        return token
+
+    def check_password(self, name: str, password: str, peer: str) -> User | Response:
+        """A user named and proved by a login form (the web console's), throttled as every password is."""
+        if self.users is None:
+            return error("login_refused")
+        return self._password_user(name, password, peer, "login")
+
+    def cookie(self, token: str, secure: bool) -> str:
+        """The Set-Cookie value that carries a login token: HttpOnly, SameSite=Strict, Secure on HTTPS."""
+        flags = "; Secure" if secure else ""
+        return f"{COOKIE}={token}; Path=/; HttpOnly{flags}; SameSite=Strict; Max-Age={int(self.token_lifetime)}"
+
+    @staticmethod
+    def token_of(request: Request) -> str | None:
+        """The login token a request's cookie carries, if any."""
+        return Authenticator._cookie(request)
 
     def logout(self, request: Request) -> Response:
         """``DELETE /login``: the token ends; the cookie is cleared."""

@@ -36,6 +36,10 @@ from hypercorn.trio.worker_context import WorkerContext
 from hypercorn.typing import ConnectionState
 
 from pcfserver import mq
+from pcfserver.console.app import ConsoleApp, ConsoleRouted
+from pcfserver.console.web import PREFIX as CONSOLE_PREFIX
+from pcfserver.console.web import Viewer
+from pcfserver.console.web import page as console_page
 from pcfserver.engine.authority import Identity
 from pcfserver.engine.engine import Batch
 from pcfserver.engine.engine import Engine as FullEngine
@@ -128,6 +132,7 @@ class HttpServer:
         port: int = 0,
         app: RestApp | None = None,
         ssl_context: ssl.SSLContext | None = None,
+        console: ConsoleApp | None = None,
     ) -> None:
         if not hasattr(engine, "apply_operation"):
             raise TypeError("the HTTP listener needs an engine with a message layer (pcfserver.engine.Engine)")
@@ -137,6 +142,7 @@ class HttpServer:
         self._owns_committer = committer is None
         self.committer = committer or Committer(engine, in_thread=self.config.engine_in_thread)
         self.app = app or RestApp(self.engine.qmgr_name, None, time.monotonic)
+        self.console = console or ConsoleApp(self.app)
         self.ssl_context = ssl_context
         self.scheme = "https" if ssl_context is not None else "http"
         self.layer = self.engine.messaging
@@ -334,6 +340,11 @@ class HttpServer:
         path = scope.get("raw_path") or scope["path"].encode("utf-8")
         request = Request(scope["method"], path.decode("latin-1"), scope.get("query_string", b"").decode("latin-1"), headers, bytes(body))
         peer = address_name(scope.get("client"))
+        if request.path.startswith(CONSOLE_PREFIX):
+            shown = self.console.handle(request, peer, scope.get("state", {}).get("certificate_user"), secure=self.ssl_context is not None)
+            if isinstance(shown, Response):
+                return shown, request, "console"
+            return await self._run_console(shown), request, "console"
         answer = self.app.handle(request, peer, scope.get("state", {}).get("certificate_user"))
         if isinstance(answer, Response):
             return answer, request, ""
@@ -363,6 +374,18 @@ class HttpServer:
             return job.result
         reason = job.result.reason if isinstance(job.result, MQIError) else mq.MQRC_UNEXPECTED_ERROR
         return error("unexpected", reason, reason=reason)
+
+    async def _run_console(self, routed: ConsoleRouted) -> Response:
+        """A console page: rendered (and any change it makes applied) inside one engine operation, answered once durable."""
+        context = _ConsoleContext(self, routed)
+        job = await self._apply(lambda: routed.route.handler(context, routed.request))
+        result = job.result
+        if not isinstance(result, Response):
+            reason = result.reason if isinstance(result, MQIError) else mq.MQRC_UNEXPECTED_ERROR
+            result = console_page(routed.viewer, "message.html", 500, title="Failed", text=f"The page failed with reason {reason}.")
+        if routed.cookies:
+            result = Response(result.status, (*result.headers, *routed.cookies), result.body)
+        return result
 
     async def _result(self, action: Callable[[], object]) -> object:
         return (await self._apply(action)).result
@@ -425,6 +448,28 @@ class HttpServer:
         layer = self.layer
         result, batch = self.engine.apply_operation(lambda: layer.close(session, handle))
         assert isinstance(batch, Batch) and not batch.ops, result
+
+
+class _ConsoleContext:
+    """What a console page sees of the server while it runs (``console.web.ConsoleContext``)."""
+
+    __slots__ = ("_messaging", "_server", "engine", "identity", "viewer")
+
+    def __init__(self, server: HttpServer, routed: ConsoleRouted) -> None:
+        self._server = server
+        self.engine = server.engine
+        self.viewer: Viewer = routed.viewer
+        self.identity = routed.identity
+        self._messaging = routed.messaging
+
+    def execute(self, command: Any) -> list[Any]:
+        return self.engine.apply_command(command, self.identity)
+
+    def session(self) -> SessionState:
+        return self._server._session_for(self._messaging)
+
+    def now(self) -> float:
+        return time.time()
 
 
 def _peer_name(stream: trio.SocketStream) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 import trio
 
+from pcfserver.console.app import ConsoleApp
 from pcfserver.engine.authority import Identity
 from pcfserver.rest.app import RestApp
 from pcfserver.rest.auth import ADMIN, ADMIN_RO, USER
@@ -89,12 +90,15 @@ class Service:
             if web
             else None
         )
-        self.http = HttpServer(engine, config, self.committer, port=config.http_port, app=self.app) if config.http_port is not None else None
+        self.console = ConsoleApp(self.app) if self.app is not None else None  # one CSRF key for both ports
+        self.http = (
+            HttpServer(engine, config, self.committer, port=config.http_port, app=self.app, console=self.console) if config.http_port is not None else None
+        )
         self.https: HttpServer | None = None
         if config.https_port is not None:
             assert self.certificate is not None
             context = server_context(*self.certificate, config.tls_ca)
-            self.https = HttpServer(engine, config, self.committer, port=config.https_port, app=self.app, ssl_context=context)
+            self.https = HttpServer(engine, config, self.committer, port=config.https_port, app=self.app, ssl_context=context, console=self.console)
         self.network: ShellNetwork | None = None
         self.tls_front: TlsFront | None = None
         if config.pcf_tls:

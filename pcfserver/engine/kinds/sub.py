@@ -18,6 +18,9 @@ q085420_, DELETE SUB q085950_, DISPLAY SUB q086340_, PCF Create Subscription q08
   (K; the queue itself is made from MDURMDL by the publish/subscribe engine, issue 19).
 * The topic's resolved DURSUB(NO) refuses it (MQRCCF_DURABILITY_NOT_ALLOWED 3314, K trigger) and so does SUB(DISABLED)
   (MQRC_SUB_INHIBITED 2503, K for an administrative subscription).
+* SELECTOR must be a selector in IBM's syntax (pcfserver.engine.selector): else MQRC_SELECTOR_SYNTAX_ERROR 2459 (K
+  for DEFINE SUB; the MQI's code for a bad selection string).  SELTYPE (display only) is STANDARD with one, NONE
+  without.
 * Change (and Replace) cannot alter TOPICOBJ, TOPICSTR, WSCHEMA (MQRC_TOPIC_NOT_ALTERABLE 2510), SELECTOR
   (MQRC_SELECTOR_NOT_ALTERABLE 2524), SUBLEVEL (MQRC_SUBLEVEL_NOT_ALTERABLE 2512), DESTCLAS
   (MQRC_DEST_CLASS_NOT_ALTERABLE 2533) or SUBSCOPE (2510, chosen: IBM's MQI has no code of its own); the same value
@@ -44,6 +47,7 @@ from pcfserver.engine.kinds.hooks import Hooks, Values
 from pcfserver.engine.kinds.topic import tree
 from pcfserver.engine.registry import NamedObject
 from pcfserver.engine.responses import Reject
+from pcfserver.engine.selector import SelectorError, check_selector
 from pcfserver.engine.spec import byte_text
 from pcfserver.engine.store import ObjValue
 from pcfserver.engine.topictree import join
@@ -57,6 +61,7 @@ DEST = mq.MQCACF_DESTINATION
 DEST_QMGR = mq.MQCACF_DESTINATION_Q_MGR
 DEST_CLASS = mq.MQIACF_DESTINATION_CLASS
 DEST_CORREL = mq.MQBACF_DESTINATION_CORREL_ID
+SELECTOR = mq.MQCACF_SUB_SELECTOR
 SUB_ID_LENGTH = mq.MQ_CORREL_ID_LENGTH
 NOT_ALTERABLE = (
     (TOPIC_OBJECT, mq.MQRC_TOPIC_NOT_ALTERABLE),
@@ -142,6 +147,8 @@ def _fill(engine: EngineView, name: str, attrs: dict[int, ObjValue], source: Nam
                 raise Reject(mq.MQRC_UNKNOWN_OBJECT_NAME, TOPIC_OBJECT)
             prefix = found
         attrs[TOPIC_STRING] = join(prefix, given)
+    selector = attrs.get(SELECTOR, "")
+    attrs[mq.MQIACF_SELECTOR_TYPE] = mq.MQSELTYPE_STANDARD if isinstance(selector, str) and selector.strip() else mq.MQSELTYPE_NONE
     if DEST_CORREL not in values:
         attrs[DEST_CORREL] = attrs[SUB_ID] if existing is None else existing.attrs[DEST_CORREL]
     if attrs.get(DEST_CLASS) == mq.MQDC_MANAGED and not _text(attrs, DEST):
@@ -165,6 +172,10 @@ def check(engine: EngineView, name: str, attrs: dict[int, ObjValue], old: NamedO
     topic = _text(attrs, TOPIC_STRING)
     if not topic:
         raise Reject(mq.MQRC_TOPIC_STRING_ERROR, TOPIC_STRING)
+    try:
+        check_selector(_text(attrs, SELECTOR))
+    except SelectorError:
+        raise Reject(mq.MQRC_SELECTOR_SYNTAX_ERROR, SELECTOR) from None
     if attrs.get(DEST_CLASS) == mq.MQDC_PROVIDED:
         dest = _text(attrs, DEST)
         if not dest:
@@ -232,4 +243,12 @@ def _report(engine: EngineView, values: Values, record: NamedObject) -> dict[int
     return out
 
 
-HOOKS = Hooks(fill=_fill, find=_find, select=_select, report=_report, always=frozenset((SUB_ID,)))
+def _deleted(engine: EngineView, record: NamedObject, values: Values) -> None:
+    """DELETE SUB: a managed destination goes with its subscription, with whatever it holds (IBM DELETE SUB,
+    q085950_: the unprocessed messages of a managed destination are thrown away)."""
+    pubsub = getattr(engine, "pubsub", None)
+    if pubsub is not None:
+        pubsub.deleted(record)
+
+
+HOOKS = Hooks(fill=_fill, find=_find, select=_select, report=_report, deleted=_deleted, always=frozenset((SUB_ID,)))

@@ -1,0 +1,208 @@
+"""What every console page uses: the request a handler sees, the route table, the templates and the headers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+from urllib.parse import parse_qs, quote, urlencode
+
+import jinja2
+
+from pcfserver.codec import Message
+from pcfserver.rest.http import Response
+
+if TYPE_CHECKING:
+    from pcfserver.engine.authority import Identity
+    from pcfserver.engine.engine import Engine
+    from pcfserver.engine.messaging import SessionState
+
+PREFIX = "/ibmmq/console"
+HTML = "text/html; charset=utf-8"
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
+    ("Content-Security-Policy", CSP),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+    ("X-Frame-Options", "DENY"),
+)
+ROOT = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """Who looks at a page, and what the page may offer them (the server checks again on every change)."""
+
+    user: str  # empty when authentication is off
+    roles: frozenset[str]
+    can_change: bool  # MQWebAdmin, MQWebUser (or no users at all): create, alter, delete, clear, put, get
+    can_browse: bool  # may look at message bodies
+    csrf: str  # the token every change must carry
+    authenticated: bool = True
+
+
+class ConsoleContext(Protocol):
+    """What the shell hands a page handler, inside one engine operation."""
+
+    @property
+    def engine(self) -> Engine: ...
+
+    @property
+    def viewer(self) -> Viewer: ...
+
+    @property
+    def identity(self) -> Identity | None:
+        """The identity administrative commands run under (None: the server's own authority)."""
+
+    def execute(self, command: Message) -> list[Message]:
+        """One PCF command, applied under the viewer's administrative identity as part of this operation."""
+
+    def session(self) -> SessionState:
+        """The viewer's messaging session (their own identity, or the server's for MQWebAdmin)."""
+
+    def now(self) -> float:
+        """Unix time."""
+
+
+@dataclass(frozen=True, slots=True)
+class PageRequest:
+    method: str
+    path: str  # below PREFIX, percent-decoded
+    params: tuple[str, ...]  # the route pattern's groups
+    query: Mapping[str, list[str]]
+    form: Mapping[str, list[str]]
+    files: Mapping[str, bytes] = field(default_factory=dict)
+    hx: bool = False  # asked by htmx for a fragment
+
+    def arg(self, name: str, default: str = "") -> str:
+        values = self.query.get(name) or self.form.get(name)
+        return values[0] if values else default
+
+    def field(self, name: str, default: str = "") -> str:
+        values = self.form.get(name)
+        return values[0] if values else default
+
+
+Handler = Callable[[ConsoleContext, PageRequest], Response]
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    method: str
+    pattern: re.Pattern[str]
+    handler: Handler
+    changes: bool  # POST routes change something: CSRF token and a role that may change are required
+    messaging: bool  # reads or changes messages (MQWebAdminRO may only browse)
+
+
+ROUTES: list[Route] = []
+
+NAV: tuple[tuple[str, str], ...] = (
+    ("/overview", "Overview"),
+    ("/queues", "Queues"),
+    ("/objects/channel", "Channels"),
+    ("/objects/listener", "Listeners"),
+    ("/objects/service", "Services"),
+    ("/objects/topic", "Topics"),
+    ("/objects/sub", "Subscriptions"),
+    ("/objects/process", "Processes"),
+    ("/objects/namelist", "Namelists"),
+    ("/objects/authinfo", "Authentication information"),
+    ("/objects/comminfo", "Communication information"),
+    ("/security", "Security"),
+    ("/mqsc", "MQSC"),
+    ("/history", "History"),
+)
+"""The console's menu, in order; an entry shows once a page answers its path."""
+
+
+def nav() -> list[tuple[str, str]]:
+    return [(path, label) for path, label in NAV if any(r.method == "GET" and r.pattern.fullmatch(path) for r in ROUTES)]
+
+
+def route(method: str, pattern: str, *, messaging: bool = False) -> Callable[[Handler], Handler]:
+    """Registers a page handler for ``METHOD PREFIX+pattern`` (a regex over the percent-decoded path)."""
+
+    def register(handler: Handler) -> Handler:
+        ROUTES.append(Route(method, re.compile(pattern), handler, method != "GET", messaging))
+        return handler
+
+    return register
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(ROOT / "templates")),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    env.globals["prefix"] = PREFIX
+    env.globals["nav"] = nav
+    env.filters["q"] = lambda s: quote(str(s), safe="")
+    env.globals["urlencode"] = lambda **kw: urlencode({k: v for k, v in kw.items() if v not in ("", None)})
+    return env
+
+
+def page(ctx: ConsoleContext | Viewer, template: str, status: int = 200, **values: Any) -> Response:
+    """A whole page (or, for htmx, the same template's fragment) rendered with the viewer and the queue manager."""
+    viewer = ctx if isinstance(ctx, Viewer) else ctx.viewer
+    qmgr = "" if isinstance(ctx, Viewer) else ctx.engine.qmgr_name
+    body = environment().get_template(template).render(viewer=viewer, qmgr=qmgr, **values)
+    return html(body, status)
+
+
+def html(body: str, status: int = 200, extra: tuple[tuple[str, str], ...] = ()) -> Response:
+    return Response(status, (("Content-Type", HTML), ("Cache-Control", "no-store"), *SECURITY_HEADERS, *extra), body.encode("utf-8"))
+
+
+def redirect(location: str, extra: tuple[tuple[str, str], ...] = ()) -> Response:
+    """303 See Other to a console path (after a form's POST, so that reloading does not post again)."""
+    return Response(303, (("Location", location if location.startswith(PREFIX) else PREFIX + location), *SECURITY_HEADERS, *extra))
+
+
+def parse_form(body: bytes, content_type: str | None) -> tuple[dict[str, list[str]], dict[str, bytes]]:
+    """A form's fields (urlencoded or multipart) and its files' bytes, by field name."""
+    if not body:
+        return {}, {}
+    kind = (content_type or "").split(";")[0].strip().lower()
+    if kind == "multipart/form-data":
+        return _multipart(body, content_type or "")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return {}, {}
+    return parse_qs(text, keep_blank_values=True), {}
+
+
+def _multipart(body: bytes, content_type: str) -> tuple[dict[str, list[str]], dict[str, bytes]]:
+    from email.parser import BytesParser
+    from email.policy import HTTP
+
+    message = BytesParser(policy=HTTP).parsebytes(b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body)
+    fields: dict[str, list[str]] = {}
+    files: dict[str, bytes] = {}
+    if not message.is_multipart():
+        return fields, files
+    for part in message.iter_parts():
+        disposition = part.get("Content-Disposition", "")
+        if not disposition:
+            continue
+        name = part.get_param("name", header="content-disposition")
+        if not isinstance(name, str):
+            continue
+        payload = part.get_payload(decode=True)
+        data = payload if isinstance(payload, bytes) else b""
+        if part.get_param("filename", header="content-disposition") is not None:
+            files[name] = data
+        else:
+            fields.setdefault(name, []).append(data.decode("utf-8", "replace"))
+    return fields, files

@@ -1,0 +1,68 @@
+"""The web console in a real browser (Debian's chromium through chromium-driver, headless, offline)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.console_support import Console, axe_violations, browser, console_server, sign_in, wait_for
+
+pytestmark = pytest.mark.timeout(240)
+
+
+@pytest.fixture(scope="module")
+def driver() -> Iterator[Any]:
+    with browser() as chrome:
+        yield chrome
+
+
+@pytest.fixture(scope="module")
+def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
+    users = (("admin", ["MQWebAdmin"], "adminpw"), ("reader", ["MQWebAdminRO"], "readerpw"))
+    with console_server(tmp_path_factory.mktemp("browser"), users=users) as served:
+        yield served
+
+
+def test_log_in_and_out(driver: Any, secured: Console) -> None:
+    from selenium.webdriver.common.by import By
+
+    sign_in(driver, secured, "admin", "adminpw")
+    assert "admin (MQWebAdmin)" in driver.find_element(By.CSS_SELECTOR, "header .who").text
+    driver.find_element(By.ID, "logout").click()
+    wait_for(driver, lambda d: "/login" in d.current_url)
+    driver.get(secured.url("/queues"))
+    assert "/login" in driver.current_url
+
+
+def test_a_wrong_password_says_so(driver: Any, secured: Console) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver.delete_all_cookies()
+    driver.get(secured.url("/login"))
+    driver.find_element(By.ID, "username").send_keys("admin")
+    driver.find_element(By.ID, "password").send_keys("wrong")
+    driver.find_element(By.ID, "login").click()
+    assert "not correct" in wait_for(driver, lambda d: d.find_element(By.ID, "login-error")).text
+
+
+def test_read_only_user_sees_no_change_control(driver: Any, secured: Console) -> None:
+    from selenium.webdriver.common.by import By
+
+    sign_in(driver, secured, "reader", "readerpw")
+    assert not driver.find_elements(By.ID, "create-queue")
+    sign_in(driver, secured, "admin", "adminpw")
+    assert driver.find_elements(By.ID, "create-queue")
+
+
+@pytest.mark.parametrize("path", ["/login", "/queues", "/queues?system=1"])
+def test_no_serious_accessibility_violation(driver: Any, secured: Console, path: str, tmp_path: Path) -> None:
+    if path != "/login":
+        sign_in(driver, secured, "admin", "adminpw")
+    else:
+        driver.delete_all_cookies()
+    driver.get(secured.url(path))
+    violations = axe_violations(driver)
+    assert not violations, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
