@@ -99,7 +99,8 @@ async def test_v2_publication_reaches_every_matching_subscriber(running: Running
 async def test_v3_headers_priority_persistence_and_user_properties(running: Running) -> None:
     queue = running.subscribe("orders/#")
     async with running.client() as client:
-        headers = {**TEXT, "ibm-mq-md-persistence": "persistent", "ibm-mq-md-priority": "8", "ibm-mq-usr-region": "emea"}
+        headers = {**TEXT, "ibm-mq-md-persistence": "persistent", "ibm-mq-md-priority": "8", "ibm-mq-usr-region": "emea",
+                   "ibm-mq-md-expiry": "60000"}
         answer = await client.post(topic_url("orders/new", 3), content=b'{"id": 1}', headers={**headers, "Content-Type": "application/json"})
         assert answer.status_code == 201 and answer.headers["ibm-mq-md-messageId"].startswith("ID:")
         # before v3 ibm-mq-md-priority and ibm-mq-usr-* are ignored, as on a queue
@@ -107,6 +108,7 @@ async def test_v3_headers_priority_persistence_and_user_properties(running: Runn
     [(md, body), (md2, body2)] = running.received(queue)
     assert (body, md.persistence, md.priority) == (b'{"id": 1}', mq.MQPER_PERSISTENT, 8)
     assert ("region", "emea") in md.properties
+    assert 0 < md.expiry <= 600  # ibm-mq-md-expiry in ms; the copy's Expiry in tenths of a second, counting down
     assert (body2, md2.persistence, md2.priority) == (b"v2", mq.MQPER_PERSISTENT, 4)
     assert all(name != "region" for name, _ in md2.properties)
 

@@ -160,10 +160,11 @@ class Subscriber:
             raise RestFailure(f"the subscription {name} was defined but DISPLAY SUB shows no destination")
         return found[1]
 
-    def remove(self, name: str, queue: str) -> None:
-        """The temporary subscription and its managed queue go (DELETE SUB leaves a managed queue behind on this server)."""
-        self.command(command="delete", qualifier="sub", name=name)
-        self.command(command="delete", qualifier="qlocal", name=queue, parameters={"purge": "yes"})
+    def remove(self, name: str) -> None:
+        """The temporary subscription goes, and with it its managed queue (DELETE SUB removes it, as IBM's does)."""
+        item = self.command(command="delete", qualifier="sub", name=name)
+        if item.get("completionCode", 0) == 2:
+            raise _refused(item, f"DELETE SUB({name})")
 
     def run(self, topic: str, name: str | None, wait: float) -> int:
         temporary = name is None
@@ -186,7 +187,7 @@ class Subscriber:
         finally:
             if temporary:
                 try:
-                    self.remove(name, queue)
+                    self.remove(name)
                 except RestFailure as exc:
                     print(f"pcfserver subscribe: could not remove the subscription {name}: {exc}", file=sys.stderr)
         print(f"received {got} publications on {topic}; none for {wait:g} s", file=sys.stderr)
