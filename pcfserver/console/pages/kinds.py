@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from functools import cache
 
 from pcfserver import kinds, mq
+from pcfserver.console import forms
 from pcfserver.console.commands import Ran, run_mqsc
-from pcfserver.console.explain import quoted
 from pcfserver.console.web import ConsoleContext, PageRequest, page, route
+from pcfserver.dialects import mqsc
 from pcfserver.dialects.keywords import attribute, from_pcf_value, word_for, words_of
 from pcfserver.dialects.tables import object_attributes
 from pcfserver.engine.authority import operation_allowed
@@ -284,7 +285,7 @@ def rows_of(ctx: ConsoleContext, view: KindView, query: KindQuery) -> tuple[list
     for record in chosen[start:start + query.size]:
         cells = []
         for column in view.columns:
-            value = record.attrs.get(column.parameter)
+            value: object = record.attrs.get(column.parameter)
             if column.keyword == "NAMCOUNT" and value is None:
                 names = record.attrs.get(mq.MQCA_NAMES)
                 value = len(names) if isinstance(names, tuple) else 0
@@ -363,7 +364,7 @@ def kind_detail(ctx: ConsoleContext, request: PageRequest) -> Response:
 
 def command_text(view: KindView, verb: str, name: str, form: Mapping[str, list[str]]) -> str | None:
     """The MQSC command of an action button (None: not an action of this kind)."""
-    target = f"{view.noun}({quoted(name)})"
+    target = f"{view.noun}({mqsc.quote(name)})"
     if verb == "DELETE":
         return f"DELETE {target}"
     if verb in ("START", "STOP") and view.key in ("channel", "listener", "service"):
@@ -405,17 +406,59 @@ def kind_command(ctx: ConsoleContext, request: PageRequest) -> Response:
 
 # ---------------------------------------------------------------------------------------------- create and alter
 
+def _form_page(ctx: ConsoleContext, view: KindView, form: forms.Form, *, name: str, creating: bool, status: int = 200,
+               built: forms.Built | None = None, ran: Ran | None = None) -> Response:
+    title = f"Create a {view.singular}" if creating else f"Alter {view.singular} {name}"
+    return page(
+        ctx, "kind_form.html", status, title=title, view=view, form=form, name=name, creating=creating,
+        errors=built.errors if built is not None else {}, command=built.command if built is not None else "", ran=ran,
+        subtypes=forms.subtypes(view.key), request_path=f"/objects/{view.key}",
+    )
+
+
 def create_form(ctx: ConsoleContext, request: PageRequest, view: KindView) -> Response:
-    return page(ctx, "message.html", 501, title="Not yet", text="Creating objects from the console is not there yet.")
-
-
-def alter_form(ctx: ConsoleContext, request: PageRequest, view: KindView, record: NamedObject) -> Response:
-    return _detail(ctx, view, record)
+    try:
+        form = forms.kind_form(view.key, request.arg("type"), qmgr=ctx.engine.qmgr_name)
+    except ValueError:
+        form = forms.kind_form(view.key, qmgr=ctx.engine.qmgr_name)
+    return _form_page(ctx, view, form, name=request.arg("name"), creating=True)
 
 
 def create(ctx: ConsoleContext, request: PageRequest, view: KindView) -> Response:
-    return create_form(ctx, request, view)
+    """DEFINE from the form: previewed (the command shown, nothing run) or run, then the new object's page."""
+    try:
+        form = forms.kind_form(view.key, request.field("type"), qmgr=ctx.engine.qmgr_name)
+    except ValueError:
+        return page(ctx, "message.html", 400, title="Not a type", text=f"A {view.singular} has no type {request.field('type')}.")
+    name = request.field("name").strip()
+    built = forms.define_command(form, name, request.form)
+    shown_form = form.with_values(request.form)
+    if not built.ok or request.field("step") == "preview":
+        return _form_page(ctx, view, shown_form, name=name, creating=True, status=200 if built.ok else 422, built=built)
+    ran = run_mqsc(ctx, built.command)
+    record = ctx.engine.objects.get(view.kind.object_type, name)
+    if not ran.ok or record is None:
+        return _form_page(ctx, view, shown_form, name=name, creating=True, status=422, built=built, ran=ran)
+    return _detail(ctx, view, record, 200, ran)
+
+
+def _alter_base(ctx: ConsoleContext, view: KindView, record: NamedObject) -> forms.Form:
+    return forms.kind_form(view.key, current=record.attrs, qmgr=ctx.engine.qmgr_name)
+
+
+def alter_form(ctx: ConsoleContext, request: PageRequest, view: KindView, record: NamedObject) -> Response:
+    return _form_page(ctx, view, _alter_base(ctx, view, record), name=record.name, creating=False)
 
 
 def alter(ctx: ConsoleContext, request: PageRequest, view: KindView, record: NamedObject) -> Response:
-    return _detail(ctx, view, record)
+    """ALTER with the fields that differ from the object's current values: previewed or run."""
+    form = _alter_base(ctx, view, record)
+    built = forms.alter_command(form, record.name, request.form)
+    shown_form = form.with_values(request.form)
+    if not built.ok or request.field("step") == "preview":
+        return _form_page(ctx, view, shown_form, name=record.name, creating=False, status=200 if built.ok else 422, built=built)
+    ran = run_mqsc(ctx, built.command)
+    after = ctx.engine.objects.get(view.kind.object_type, record.name) or record
+    if not ran.ok:
+        return _form_page(ctx, view, shown_form, name=record.name, creating=False, status=422, built=built, ran=ran)
+    return _detail(ctx, view, after, 200, ran)
