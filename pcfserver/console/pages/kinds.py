@@ -264,8 +264,8 @@ def rows_of(ctx: ConsoleContext, view: KindView, query: KindQuery) -> tuple[list
     table = ctx.engine.objects.by_type.get(view.kind.object_type, {})
     wanted: int | None = None
     if query.type and view.type_filter is not None:
-        value = words_of(view.type_filter.parameter).get(query.type)
-        wanted = value if isinstance(value, int) else None
+        word = words_of(view.type_filter.parameter).get(query.type)
+        wanted = word if isinstance(word, int) else None
     chosen: list[NamedObject] = []
     for name in sorted(table):
         if not query.matches(name):
