@@ -10,5 +10,14 @@ document.addEventListener("submit", (event) => {
   }
 });
 
+// <textarea data-submit-keys>: Ctrl+Enter (or Cmd+Enter) sends its form.
+document.addEventListener("keydown", (event) => {
+  const box = event.target;
+  if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && box instanceof HTMLTextAreaElement && "submitKeys" in box.dataset && box.form) {
+    event.preventDefault();
+    box.form.requestSubmit();
+  }
+});
+
 // htmx sends the page's CSRF token in the ibm-mq-csrf-token header (hx-headers on <body>); forms carry it as a field.
 export {};
