@@ -172,6 +172,8 @@ def test_a_read_only_user_sees_no_command_and_cannot_post_one(served: Console) -
         page = client.get(PREFIX + "/objects/listener/KIND.RO").text
         assert 'id="action-start"' not in page and 'id="action-delete"' not in page
         assert "Create a listener" not in client.get(PREFIX + "/objects/listener").text
+        assert client.get(PREFIX + "/objects/listener/new").status_code == 403
+        assert client.get(PREFIX + "/objects/listener/KIND.RO", params={"edit": "1"}).status_code == 403
         refused = client.post(PREFIX + "/objects/listener/KIND.RO", data={"csrf": csrf_of(page), "action": "DELETE"})
         assert refused.status_code == 403
     assert any("KIND.RO" in line for line in mqsc(served, "DISPLAY LISTENER(KIND.RO)", AUTH))

@@ -335,9 +335,16 @@ def _detail(ctx: ConsoleContext, view: KindView, record: NamedObject, status: in
     return page(
         ctx, "kind_detail.html", status, title=f"{view.singular.capitalize()} {record.name}", view=view, name=record.name,
         attributes=attributes(view, record), state=state, details=status_details(ctx, view, record),
-        actions=actions(view, record, state), ran=ran, request_path=f"/objects/{view.key}",
+        actions=[(verb, _shown_command(view, verb, record.name)) for verb in actions(view, record, state)],
+        delete_command=command_text(view, "DELETE", record.name, {}), ran=ran, request_path=f"/objects/{view.key}",
         subtype=shown(view.kind.subtype, record.attrs.get(view.kind.subtype)) if view.kind.subtype else "",
     )
+
+
+def _shown_command(view: KindView, verb: str, name: str) -> str:
+    """The command an action button runs, as its page shows it before it runs."""
+    text = command_text(view, verb, name, {}) or ""
+    return text.replace("ACTION(COMMIT)", "ACTION(COMMIT|BACKOUT)") if verb == "RESOLVE" else text
 
 
 def _record(ctx: ConsoleContext, view: KindView, name: str) -> NamedObject | None:
@@ -352,6 +359,9 @@ def kind_detail(ctx: ConsoleContext, request: PageRequest) -> Response:
     view = _view(request)
     if view is None:
         return _not_found(ctx, f"There is no kind of object {request.params[0]}.")
+    changing = request.params[1] == "new" or request.arg("edit") == "1"
+    if changing and not ctx.viewer.can_change:
+        return page(ctx, "message.html", 403, title="Not allowed", text=f"User {ctx.viewer.user} may display but not change anything.")
     if request.params[1] == "new":
         return create_form(ctx, request, view)
     record = _record(ctx, view, request.params[1])
