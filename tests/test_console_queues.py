@@ -15,12 +15,14 @@ from tests.console_support import PREFIX, Console, console_server, csrf_of, mqsc
 pytestmark = pytest.mark.timeout(180)
 REST = "/ibmmq/rest/v2/messaging/qmgr/QM1/queue/{}/message"
 REST_HEADERS = {"ibm-mq-rest-csrf-token": "x"}
+ADMIN = ("admin", "adminpw")
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
     # admin also has MQWebUser, so that the tests put and get over the REST API's messaging (under admin's own authority)
-    users = (("admin", ["MQWebAdmin", "MQWebUser"], "adminpw"), ("reader", ["MQWebAdminRO"], "readerpw"))
+    users = (("admin", ["MQWebAdmin", "MQWebUser"], "adminpw"), ("reader", ["MQWebAdminRO"], "readerpw"),
+             ("app", ["MQWebUser"], "apppw"))
     with console_server(tmp_path_factory.mktemp("queues"), users=users) as console:
         mqsc(console, "SET AUTHREC PROFILE('CONSOLE.**') OBJTYPE(QUEUE) PRINCIPAL('admin') AUTHADD(PUT,GET,BROWSE,INQ)", auth=("admin", "adminpw"))
         yield console
@@ -260,9 +262,25 @@ def test_read_only_user_browses_but_sees_no_change_control_and_is_refused(served
         }
         for path, data in forged.items():
             assert reader.post(PREFIX + path, data={"csrf": csrf, **data}).status_code == 403, path
-        assert reader.get(PREFIX + "/queues/CONSOLE.RO/put").status_code == 403
+        for path in ("/queues/new", "/queues/CONSOLE.RO/put", "/queues/CONSOLE.RO/get", "/queues/CONSOLE.RO/clear", "/queues/CONSOLE.RO/move"):
+            refused = reader.get(PREFIX + path)
+            assert refused.status_code == 403 and "<button" not in refused.text.split("</header>")[1], path
     assert "CURDEPTH(1)" in "\n".join(mqsc(served, "DISPLAY QLOCAL(CONSOLE.RO) CURDEPTH", auth=("admin", "adminpw")))
     assert "MAXDEPTH(5000)" in _display(served, "CONSOLE.RO")
+
+
+def test_a_user_under_its_own_authority_sees_only_what_it_may(served: Console) -> None:
+    mqsc(served, "DEFINE QLOCAL(CONSOLE.APP)", auth=ADMIN)
+    _rest_put(served, "CONSOLE.APP", b"not for app")
+    with served.client("app", "apppw") as app:
+        page = app.get(PREFIX + "/queues/CONSOLE.APP/messages")
+        assert page.status_code in (403, 404) and "not for app" not in page.text
+        mqsc(served, "SET AUTHREC PROFILE(CONSOLE.APP) OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(DSP,BROWSE)", auth=ADMIN)
+        page = app.get(PREFIX + "/queues/CONSOLE.APP/messages")
+        assert page.status_code == 200 and "not for app" in page.text
+        refused = app.post(PREFIX + "/queues/CONSOLE.APP/get", data={"csrf": csrf_of(page.text)})
+        assert refused.status_code == 422 and "MQRC_NOT_AUTHORIZED" in refused.text
+    assert "CURDEPTH(1)" in "\n".join(mqsc(served, "DISPLAY QLOCAL(CONSOLE.APP) CURDEPTH", auth=ADMIN))
 
 
 def test_a_page_of_a_queue_that_is_not_there(admin: httpx.Client) -> None:

@@ -80,6 +80,13 @@ def _queue(ctx: ConsoleContext, name: str) -> Queue | None:
     return queue
 
 
+def _read_only(ctx: ConsoleContext, what: str) -> Response | None:
+    """The answer to a read-only viewer who opens a page whose only purpose is a change (no control is shown to them)."""
+    if ctx.viewer.can_change:
+        return None
+    return page(ctx, "message.html", 403, title="Not allowed", text=f"Your role may display and browse but not {what}.")
+
+
 def _action(request: PageRequest) -> str:
     return "run" if request.field("action") == "run" else "preview"
 
@@ -89,6 +96,8 @@ def _action(request: PageRequest) -> str:
 
 @route("GET", r"/queues/new")
 def new_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
+    if (refused := _read_only(ctx, "create queues")) is not None:
+        return refused
     noun = request.arg("type", "QLOCAL").upper()
     noun = noun if noun in forms.QUEUE_NOUNS else "QLOCAL"
     form = forms.queue_form(noun, qmgr=ctx.engine.qmgr_name)
@@ -295,8 +304,8 @@ def put_form(ctx: ConsoleContext, request: PageRequest) -> Response:
     queue = _queue(ctx, name)
     if queue is None:
         return _missing(ctx, name)
-    if not ctx.viewer.can_change:
-        return page(ctx, "message.html", 403, title="Not allowed", text="Your role may browse messages but not put them.")
+    if (refused := _read_only(ctx, "put messages")) is not None:
+        return refused
     return _put_page(ctx, queue)
 
 
@@ -356,8 +365,8 @@ def get_form(ctx: ConsoleContext, request: PageRequest) -> Response:
     queue = _queue(ctx, name)
     if queue is None:
         return _missing(ctx, name)
-    if not ctx.viewer.can_change:
-        return page(ctx, "message.html", 403, title="Not allowed", text="Your role may browse messages but not get them.")
+    if (refused := _read_only(ctx, "get messages")) is not None:
+        return refused
     return _queue_page(ctx, queue, "/get", "queue_get.html", md=None, problem="")
 
 
@@ -384,6 +393,8 @@ def clear_form(ctx: ConsoleContext, request: PageRequest) -> Response:
     queue = _queue(ctx, name)
     if queue is None:
         return _missing(ctx, name)
+    if (refused := _read_only(ctx, "clear queues")) is not None:
+        return refused
     return _queue_page(ctx, queue, "/clear", "queue_clear.html", command=f"CLEAR QLOCAL({mqsc.quote(queue.name)})", ran=None)
 
 
@@ -409,6 +420,8 @@ def move_form(ctx: ConsoleContext, request: PageRequest) -> Response:
     queue = _queue(ctx, name)
     if queue is None:
         return _missing(ctx, name)
+    if (refused := _read_only(ctx, "move messages")) is not None:
+        return refused
     return _queue_page(ctx, queue, "/move", "queue_move.html", target="", kind="MOVE", errors={}, command="", ran=None)
 
 
