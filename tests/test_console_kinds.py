@@ -199,3 +199,13 @@ def test_an_mqwebuser_sees_only_what_it_may_display(served: Console) -> None:
         refused = client.post(PREFIX + "/objects/process/KIND.MINE", data={"csrf": csrf_of(page.text), "action": "DELETE"})
         assert refused.status_code == 422 and "AMQ8135E: Not authorized." in refused.text
     assert any("KIND.MINE" in line for line in mqsc(served, "DISPLAY PROCESS(KIND.MINE)", AUTH))
+
+
+def test_every_key_column_names_an_attribute_of_its_kind() -> None:
+    from pcfserver.console.pages.kinds import COLUMNS, views
+
+    assert set(views()) == set(kinds.keys())
+    for key, keywords in COLUMNS.items():
+        assert tuple(c.keyword for c in views()[key].columns) == keywords, key
+    assert views()["channel"].type_filter is not None and "SDR" in views()["channel"].types and "ALL" not in views()["channel"].types
+    assert views()["sub"].type_filter is not None and views()["sub"].type_filter.keyword == "SUBTYPE"
