@@ -94,17 +94,18 @@ class ConsoleApp:
                 continue
             if route.method != request.method:
                 continue
+            form, files = web.parse_form(request.body, request.header("content-type")) if request.body else ({}, {})
+            displays = route.displays is not None and route.displays(form)
             if route.changes:
                 if not self._csrf_ok(request, viewer):
                     return _refused(viewer, "The request did not carry this page's CSRF token.")
-                if not viewer.can_change and not (route.messaging and viewer.can_browse and request.method == "GET"):
+                if not viewer.can_change and not displays and not (route.messaging and viewer.can_browse and request.method == "GET"):
                     return _refused(viewer, f"User {viewer.user} has the role MQWebAdminRO, which may display and browse but not change anything.")
-            form, files = web.parse_form(request.body, request.header("content-type")) if request.body else ({}, {})
             page_request = PageRequest(
                 request.method, path, match.groups(), parse_qs(request.query, keep_blank_values=True), form, files,
                 hx=request.header("hx-request") == "true",
             )
-            identity, messaging = _identities(principal, route.changes)
+            identity, messaging = _identities(principal, route.changes and not displays)
             return ConsoleRouted(route, page_request, viewer, identity, messaging, anonymous_cookie)
         if any(route.pattern.fullmatch(path) for route in self.routes):
             return web.html("", 405)

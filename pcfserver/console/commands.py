@@ -4,11 +4,13 @@ the one an administrator knows."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pcfserver.console.web import ConsoleContext
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.outcome import OK
+from pcfserver.dialects.script import ScriptCommand, read_script
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,3 +25,18 @@ def run_mqsc(ctx: ConsoleContext, text: str) -> Ran:
     command = mqsc.one_line(text).strip()
     outcome = mqsc.run(command, ctx.execute)
     return Ran(command, outcome.status == OK, tuple(outcome.lines))
+
+
+_DISPLAY_ONLY = re.compile(r"\s*(DISPLAY|DIS|DISP|DISPL|DISPLA|PING)\b", re.IGNORECASE)
+MAX_SCRIPT_COMMANDS = 100
+
+
+def script_commands(text: str) -> list[str]:
+    """The commands of a runmqsc script: one a line, ``+`` and ``-`` continuing, ``*`` comments and blank lines left out."""
+    return [event.text for event in read_script(text.splitlines()) if isinstance(event, ScriptCommand) and event.text]
+
+
+def display_only(text: str) -> bool:
+    """Whether every command of a script only displays (DISPLAY, PING), as the REST API's runCommand tells them apart:
+    what a read-only administrator may send.  The engine still checks each command under the viewer's identity."""
+    return all(_DISPLAY_ONLY.match(command) for command in script_commands(text))

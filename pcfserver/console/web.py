@@ -69,6 +69,9 @@ class ConsoleContext(Protocol):
     def now(self) -> float:
         """Unix time."""
 
+    def user_groups(self, name: str) -> tuple[str, ...] | None:
+        """The groups of a user of the console and the REST API (None: no such user)."""
+
 
 @dataclass(frozen=True, slots=True)
 class PageRequest:
@@ -99,6 +102,9 @@ class Route:
     handler: Handler
     changes: bool  # POST routes change something: CSRF token and a role that may change are required
     messaging: bool  # reads or changes messages (MQWebAdminRO may only browse)
+    # A POST whose form only displays (the MQSC box running DISPLAY): MQWebAdminRO may send it, under its read-only
+    # identity, as the REST API's runCommand lets it (the CSRF token is still required).
+    displays: Callable[[Mapping[str, list[str]]], bool] | None = None
 
 
 ROUTES: list[Route] = []
@@ -126,11 +132,14 @@ def nav() -> list[tuple[str, str]]:
     return [(path, label) for path, label in NAV if any(r.method == "GET" and r.pattern.fullmatch(path) for r in ROUTES)]
 
 
-def route(method: str, pattern: str, *, messaging: bool = False) -> Callable[[Handler], Handler]:
-    """Registers a page handler for ``METHOD PREFIX+pattern`` (a regex over the percent-decoded path)."""
+def route(
+    method: str, pattern: str, *, messaging: bool = False, displays: Callable[[Mapping[str, list[str]]], bool] | None = None
+) -> Callable[[Handler], Handler]:
+    """Registers a page handler for ``METHOD PREFIX+pattern`` (a regex over the percent-decoded path); ``displays``
+    tells, from a POST's form, whether it only displays (then a read-only administrator may send it)."""
 
     def register(handler: Handler) -> Handler:
-        ROUTES.append(Route(method, re.compile(pattern), handler, method != "GET", messaging))
+        ROUTES.append(Route(method, re.compile(pattern), handler, method != "GET", messaging, displays))
         return handler
 
     return register

@@ -140,26 +140,35 @@ def _specificity(profile: str) -> tuple[int, int]:
     return (0 if is_generic(profile) else 1, len(profile.replace("*", "").replace("?", "")))
 
 
+def entities_of(identity: Identity) -> list[tuple[int, str]]:
+    """The entities whose records count for an identity: its user, then each of its groups."""
+    return [(mq.MQZAET_PRINCIPAL, identity.user), *((mq.MQZAET_GROUP, g) for g in identity.groups)]
+
+
 @dataclass(slots=True)
 class AuthorityRecords:
     """Authority records: (profile, object type, entity type, entity) -> authorities."""
 
     records: dict[tuple[str, int, int, str], frozenset[int]] = field(default_factory=dict)
 
+    def deciding(self, entity_type: int, entity: str, object_type: int, name: str) -> tuple[str, frozenset[int]] | None:
+        """The entity's most specific profile that matches the object, with its authorities (None: no profile does)."""
+        best: tuple[tuple[int, int], str, frozenset[int]] | None = None
+        for (profile, otype, etype, who), auths in self.records.items():
+            if otype != object_type or etype != entity_type or who != entity or not profile_matches(profile, name):
+                continue
+            rank = _specificity(profile)
+            if best is None or rank > best[0]:
+                best = (rank, profile, auths)
+        return None if best is None else (best[1], best[2])
+
     def authorities(self, identity: Identity, object_type: int, name: str) -> frozenset[int]:
         """What the identity may do to an object: per entity, its most specific matching profile."""
-        entities = [(mq.MQZAET_PRINCIPAL, identity.user), *((mq.MQZAET_GROUP, g) for g in identity.groups)]
         granted: set[int] = set()
-        for entity_type, entity in entities:
-            best: tuple[tuple[int, int], frozenset[int]] | None = None
-            for (profile, otype, etype, who), auths in self.records.items():
-                if otype != object_type or etype != entity_type or who != entity or not profile_matches(profile, name):
-                    continue
-                rank = _specificity(profile)
-                if best is None or rank > best[0]:
-                    best = (rank, auths)
-            if best is not None:
-                granted |= best[1]
+        for entity_type, entity in entities_of(identity):
+            found = self.deciding(entity_type, entity, object_type, name)
+            if found is not None:
+                granted |= found[1]
         return frozenset(granted)
 
     def allows(self, identity: Identity, object_type: int, name: str, auth: int) -> bool:

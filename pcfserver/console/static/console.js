@@ -10,5 +10,37 @@ document.addEventListener("submit", (event) => {
   }
 });
 
+// <textarea data-submit-keys>: Ctrl+Enter (or Cmd+Enter) sends its form.
+document.addEventListener("keydown", (event) => {
+  const box = event.target;
+  if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && box instanceof HTMLTextAreaElement && "submitKeys" in box.dataset && box.form) {
+    event.preventDefault();
+    box.form.requestSubmit();
+  }
+});
+
+// <button data-pause="ID" aria-pressed="false"> pauses and resumes the htmx polling of element ID (a live tail):
+// while paused, every request that element would make is cancelled before it is sent.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-pause]");
+  if (!button) {
+    return;
+  }
+  const target = document.getElementById(button.dataset.pause);
+  if (!target) {
+    return;
+  }
+  const paused = button.getAttribute("aria-pressed") !== "true";
+  button.setAttribute("aria-pressed", paused ? "true" : "false");
+  button.textContent = paused ? "Resume" : "Pause";
+  target.toggleAttribute("data-paused", paused);
+});
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const source = event.detail && event.detail.elt;
+  if (source && source.closest && source.closest("[data-paused]")) {
+    event.preventDefault();
+  }
+});
+
 // htmx sends the page's CSRF token in the ibm-mq-csrf-token header (hx-headers on <body>); forms carry it as a field.
 export {};

@@ -1,0 +1,474 @@
+"""Every kind of object besides queues (formats/kinds.tsv): a server-paged list, a detail page with the
+object's attributes and status, and the commands an administrator gives it (start, stop, ping, reset,
+resolve, delete, create, alter), each an MQSC command shown with runmqsc's answer.
+
+Nothing here names a kind in code but the columns a list shows first (``COLUMNS``): the kinds, their
+nouns, subtypes and attributes come from ``pcfserver.kinds`` and the attribute tables, so a new row in
+kinds.tsv is a new list.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from pcfserver import kinds, mq
+from pcfserver.console import forms
+from pcfserver.console.commands import Ran, run_mqsc
+from pcfserver.console.web import ConsoleContext, PageRequest, page, route
+from pcfserver.dialects import mqsc
+from pcfserver.dialects.keywords import attribute, from_pcf_value, word_for, words_of
+from pcfserver.dialects.tables import object_attributes
+from pcfserver.engine.authority import operation_allowed
+from pcfserver.engine.registry import NamedObject
+from pcfserver.rest.http import Response
+
+PAGE_SIZES = (25, 50, 100, 250)
+SORTS = ("name", "status")
+KIND = r"/objects/([a-z]+)"
+
+# The columns a list shows besides the name and its description (MQSC keywords of the kind's attribute table),
+# and the keyword its type filter chooses by (the kind's subtype where it has one).
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "channel": ("CHLTYPE", "TRPTYPE", "CONNAME", "XMITQ"),
+    "listener": ("TRPTYPE", "PORT", "IPADDR", "CONTROL"),
+    "service": ("SERVTYPE", "CONTROL", "STARTCMD"),
+    "topic": ("TOPICSTR", "TYPE", "PUB", "SUB"),
+    "sub": ("TOPICSTR", "DEST", "DESTQMGR", "SUBTYPE", "DURABLE"),
+    "process": ("APPLTYPE", "APPLICID"),
+    "namelist": ("NAMCOUNT", "NAMES"),
+    "authinfo": ("AUTHTYPE", "CONNAME", "OCSPURL"),
+    "comminfo": ("TYPE", "GRPADDR", "PORT"),
+}
+TYPE_FILTERS = {"sub": "SUBTYPE", "service": "SERVTYPE", "topic": "TYPE", "process": "APPLTYPE"}
+TITLES = {
+    "channel": "Channels", "listener": "Listeners", "service": "Services", "topic": "Topics", "sub": "Subscriptions",
+    "process": "Processes", "namelist": "Namelists", "authinfo": "Authentication information objects",
+    "comminfo": "Communication information objects",
+}
+SINGULAR = {"authinfo": "authentication information object", "comminfo": "communication information object", "sub": "subscription"}
+_SENDING = frozenset((mq.MQCHT_SENDER, mq.MQCHT_SERVER, mq.MQCHT_CLUSSDR))
+_NO_RESET = frozenset((mq.MQCHT_SVRCONN, mq.MQCHT_CLNTCONN))
+_NO_START = frozenset((mq.MQCHT_CLNTCONN,))
+_NO_LIST_STATUS = {"channel": "INACTIVE", "listener": "STOPPED", "service": "STOPPED"}
+
+
+# ---------------------------------------------------------------------------------------------- the kinds
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    keyword: str
+    parameter: int
+
+
+@dataclass(frozen=True, slots=True)
+class KindView:
+    """A kind as the console shows it."""
+
+    kind: kinds.Kind
+    title: str
+    singular: str
+    columns: tuple[Column, ...]
+    type_filter: Column | None  # the attribute the type filter chooses by
+    types: tuple[str, ...]  # its words
+    has_status: bool
+
+    @property
+    def key(self) -> str:
+        return self.kind.key
+
+    @property
+    def noun(self) -> str:
+        return self.kind.noun
+
+
+def _column(kind: kinds.Kind, keyword: str) -> Column | None:
+    found = attribute(keyword, table=kind.key)
+    return None if found is None else Column(keyword, found.parameter)
+
+
+@cache
+def views() -> dict[str, KindView]:
+    out = {}
+    for kind in kinds.kinds():
+        columns = tuple(c for c in (_column(kind, k) for k in COLUMNS.get(kind.key, ())) if c is not None)
+        type_filter: Column | None = None
+        if kind.subtype:
+            keyword = next((a.keyword("mqsc") for a in object_attributes(kind.key) if a.parameter == kind.subtype), "")
+            type_filter = Column(keyword, kind.subtype) if keyword else None
+        elif kind.key in TYPE_FILTERS:
+            type_filter = _column(kind, TYPE_FILTERS[kind.key])
+        types: tuple[str, ...] = ()
+        if type_filter is not None:
+            every = kind.subtype_all
+            types = tuple(sorted(w for w, v in words_of(type_filter.parameter).items() if isinstance(v, int) and v != every and w != "ALL"))
+        title = TITLES.get(kind.key, kind.key.capitalize() + "s")
+        out[kind.key] = KindView(kind, title, SINGULAR.get(kind.key, kind.key), columns, type_filter, types, kind.key in _NO_LIST_STATUS)
+    return out
+
+
+def view_of(key: str) -> KindView | None:
+    return views().get(key)
+
+
+def shown(parameter: int, value: object) -> str:
+    """A value as runmqsc shows it (a word for a number that has one, a list joined, bytes in hexadecimal)."""
+    if isinstance(value, bytes):
+        return value.hex().upper()
+    if isinstance(value, (tuple, list)):
+        return ", ".join(shown(parameter, v) for v in value)
+    if isinstance(value, (int, str)):
+        return str(from_pcf_value(parameter, value)).rstrip()
+    return "" if value is None else str(value)
+
+
+# ---------------------------------------------------------------------------------------------- status
+
+def status_of(ctx: ConsoleContext, view: KindView, record: NamedObject) -> str:
+    """The runtime status word of a channel, listener or service ('' for a kind without one)."""
+    operations = ctx.engine.operations
+    if view.key == "channel":
+        current = operations.channels.get(record.name)
+        if current is None:
+            return "INACTIVE"
+        return str(word_for(mq.MQIACH_CHANNEL_STATUS, current.status) or current.status)
+    if view.key == "listener":
+        return "RUNNING" if record.name in operations.listeners else "STOPPED"
+    if view.key == "service":
+        return "RUNNING" if record.name in operations.services else "STOPPED"
+    return ""
+
+
+def status_details(ctx: ConsoleContext, view: KindView, record: NamedObject) -> list[tuple[str, str]]:
+    """What DISPLAY CHSTATUS / LSSTATUS / SVSTATUS would add: since when, the process, where."""
+    operations = ctx.engine.operations
+    if view.key == "channel":
+        current = operations.channels.get(record.name)
+        if current is None:
+            return []
+        out = [("Since", f"{current.date} {current.time}"), ("CONNAME", current.conname)]
+        if current.xmitq:
+            out.append(("XMITQ", current.xmitq))
+        if current.remote:
+            out.append(("RQMNAME", current.remote))
+        return out
+    table = operations.listeners if view.key == "listener" else operations.services if view.key == "service" else {}
+    running = table.get(record.name)
+    if running is None:
+        return []
+    out = [("Since", f"{running.date} {running.time}"), ("PID", str(running.pid))]
+    if view.key == "listener":
+        out += [("IPADDR", str(running.values.get(mq.MQCACH_IP_ADDRESS, ""))), ("PORT", str(running.values.get(mq.MQIACH_PORT, "")))]
+    return out
+
+
+def actions(view: KindView, record: NamedObject, status: str) -> tuple[str, ...]:
+    """The operational commands that apply to an object now (START ... RESOLVE), as MQSC verbs."""
+    if view.key in ("listener", "service"):
+        if view.key == "service" and not str(record.attrs.get(mq.MQCA_SERVICE_START_COMMAND, "")).strip():
+            return ("STOP",) if status == "RUNNING" else ()
+        return ("STOP",) if status == "RUNNING" else ("START",)
+    if view.key != "channel":
+        return ()
+    chltype = record.attrs.get(mq.MQIACH_CHANNEL_TYPE, 0)
+    out = []
+    if chltype not in _NO_START:
+        out.append("START")
+        out.append("STOP")
+    if chltype in _SENDING:
+        out.append("PING")
+    if chltype not in _NO_RESET:
+        out.append("RESET")
+    if chltype in _SENDING:
+        out.append("RESOLVE")
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------- the list
+
+@dataclass(frozen=True, slots=True)
+class KindQuery:
+    name: str = ""
+    type: str = ""
+    system: bool = False
+    sort: str = "name"
+    descending: bool = False
+    page: int = 1
+    size: int = 50
+
+    @classmethod
+    def of(cls, request: PageRequest, view: KindView) -> KindQuery:
+        def number(text: str, default: int) -> int:
+            return int(text) if text.isdigit() else default
+
+        sort = request.arg("sort", "name")
+        size = number(request.arg("size"), 50)
+        wanted = request.arg("type").upper()
+        return cls(
+            name=request.arg("name").strip()[:256],
+            type=wanted if wanted in view.types else "",
+            system=request.arg("system") in ("1", "on", "yes", "true"),
+            sort=sort if sort in SORTS and (sort == "name" or view.has_status) else "name",
+            descending=request.arg("dir") == "desc",
+            page=max(1, number(request.arg("page"), 1)),
+            size=size if size in PAGE_SIZES else 50,
+        )
+
+    def matches(self, name: str) -> bool:
+        if not self.system and name.startswith("SYSTEM."):
+            return False
+        if not self.name:
+            return True
+        if "*" in self.name or "?" in self.name:
+            return fnmatch.fnmatchcase(name, self.name) or fnmatch.fnmatchcase(name, self.name.upper())
+        return self.name in name or self.name.upper() in name
+
+    def link(self, **changes: object) -> dict[str, object]:
+        """The query's parameters for a link (with some changed)."""
+        out: dict[str, object] = {
+            "name": self.name, "type": self.type, "system": "1" if self.system else "", "size": self.size, "sort": self.sort,
+            "dir": "desc" if self.descending else "", "page": self.page if self.page > 1 else "",
+        }
+        out.update(changes)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    name: str
+    description: str
+    cells: tuple[str, ...]
+    status: str
+
+
+def _description(record: NamedObject) -> str:
+    for parameter, value in record.attrs.items():
+        if isinstance(value, str) and parameter in _DESCRIPTIONS:
+            return value.strip()
+    return ""
+
+
+_DESCRIPTIONS = frozenset(
+    a.parameter for k in kinds.kinds() for a in object_attributes(k.key) if a.keyword("mqsc") == "DESCR"
+)
+
+
+def visible(ctx: ConsoleContext, view: KindView, name: str) -> bool:
+    return ctx.identity is None or operation_allowed(ctx.engine.authority, ctx.identity, view.kind.object_type, name, mq.MQAUTH_DISPLAY)
+
+
+def rows_of(ctx: ConsoleContext, view: KindView, query: KindQuery) -> tuple[list[Row], int]:
+    """One page of rows and how many objects match; only the page's rows are built."""
+    table = ctx.engine.objects.by_type.get(view.kind.object_type, {})
+    wanted: int | None = None
+    if query.type and view.type_filter is not None:
+        word = words_of(view.type_filter.parameter).get(query.type)
+        wanted = word if isinstance(word, int) else None
+    chosen: list[NamedObject] = []
+    for name in sorted(table):
+        if not query.matches(name):
+            continue
+        record = table[name]
+        if wanted is not None and view.type_filter is not None and record.attrs.get(view.type_filter.parameter) != wanted:
+            continue
+        if not visible(ctx, view, name):
+            continue
+        chosen.append(record)
+    if query.sort == "status":
+        chosen.sort(key=lambda r: (status_of(ctx, view, r), r.name), reverse=query.descending)
+    elif query.descending:
+        chosen.reverse()
+    start = (query.page - 1) * query.size
+    rows = []
+    for record in chosen[start:start + query.size]:
+        cells = []
+        for column in view.columns:
+            value: object = record.attrs.get(column.parameter)
+            if column.keyword == "NAMCOUNT" and value is None:
+                names = record.attrs.get(mq.MQCA_NAMES)
+                value = len(names) if isinstance(names, tuple) else 0
+            cells.append(shown(column.parameter, value))
+        rows.append(Row(record.name, _description(record), tuple(cells), status_of(ctx, view, record)))
+    return rows, len(chosen)
+
+
+def _view(request: PageRequest) -> KindView | None:
+    return view_of(request.params[0])
+
+
+def _not_found(ctx: ConsoleContext, text: str) -> Response:
+    return page(ctx, "message.html", 404, title="Not found", text=text)
+
+
+@route("GET", KIND)
+def kind_list(ctx: ConsoleContext, request: PageRequest) -> Response:
+    view = _view(request)
+    if view is None:
+        return _not_found(ctx, f"There is no kind of object {request.params[0]}.")
+    query = KindQuery.of(request, view)
+    rows, total = rows_of(ctx, view, query)
+    pages = max(1, -(-total // query.size))
+    template = "kind_rows.html" if request.hx else "kinds.html"
+    return page(ctx, template, title=view.title, view=view, query=query, rows=rows, total=total, pages=pages, sizes=PAGE_SIZES,
+                request_path=f"/objects/{view.key}")
+
+
+# ---------------------------------------------------------------------------------------------- one object
+
+def attributes(view: KindView, record: NamedObject) -> list[tuple[str, str]]:
+    """(keyword, value) of each attribute the object has, in the order DISPLAY shows them."""
+    out = []
+    seen: set[int] = set()
+    for attr in object_attributes(view.key):
+        keyword = attr.keyword("mqsc")
+        if not keyword or attr.access == "command" or attr.parameter in seen or attr.parameter not in record.attrs:
+            continue
+        seen.add(attr.parameter)
+        out.append((keyword, shown(attr.parameter, record.attrs[attr.parameter])))
+    return out
+
+
+def _detail(ctx: ConsoleContext, view: KindView, record: NamedObject, status: int = 200, ran: Ran | None = None) -> Response:
+    state = status_of(ctx, view, record)
+    return page(
+        ctx, "kind_detail.html", status, title=f"{view.singular.capitalize()} {record.name}", view=view, name=record.name,
+        attributes=attributes(view, record), state=state, details=status_details(ctx, view, record),
+        actions=[(verb, _shown_command(view, verb, record.name)) for verb in actions(view, record, state)],
+        delete_command=command_text(view, "DELETE", record.name, {}), ran=ran, request_path=f"/objects/{view.key}",
+        subtype=shown(view.kind.subtype, record.attrs.get(view.kind.subtype)) if view.kind.subtype else "",
+    )
+
+
+def _shown_command(view: KindView, verb: str, name: str) -> str:
+    """The command an action button runs, as its page shows it before it runs."""
+    text = command_text(view, verb, name, {}) or ""
+    return text.replace("ACTION(COMMIT)", "ACTION(COMMIT|BACKOUT)") if verb == "RESOLVE" else text
+
+
+def _record(ctx: ConsoleContext, view: KindView, name: str) -> NamedObject | None:
+    record = ctx.engine.objects.get(view.kind.object_type, name)
+    if record is None or not visible(ctx, view, name):
+        return None
+    return record
+
+
+@route("GET", KIND + r"/(.+)")
+def kind_detail(ctx: ConsoleContext, request: PageRequest) -> Response:
+    view = _view(request)
+    if view is None:
+        return _not_found(ctx, f"There is no kind of object {request.params[0]}.")
+    changing = request.params[1] == "new" or request.arg("edit") == "1"
+    if changing and not ctx.viewer.can_change:
+        return page(ctx, "message.html", 403, title="Not allowed", text=f"User {ctx.viewer.user} may display but not change anything.")
+    if request.params[1] == "new":
+        return create_form(ctx, request, view)
+    record = _record(ctx, view, request.params[1])
+    if record is None:
+        return _not_found(ctx, f"There is no {view.singular} {request.params[1]} (or you may not display it).")
+    if request.arg("edit") == "1":
+        return alter_form(ctx, request, view, record)
+    return _detail(ctx, view, record)
+
+
+def command_text(view: KindView, verb: str, name: str, form: Mapping[str, list[str]]) -> str | None:
+    """The MQSC command of an action button (None: not an action of this kind)."""
+    target = f"{view.noun}({mqsc.quote(name)})"
+    if verb == "DELETE":
+        return f"DELETE {target}"
+    if verb in ("START", "STOP") and view.key in ("channel", "listener", "service"):
+        return f"{verb} {target}"
+    if view.key != "channel":
+        return None
+    if verb in ("PING", "RESET"):
+        return f"{verb} {target}"
+    if verb == "RESOLVE":
+        how = (form.get("resolve") or ["COMMIT"])[0].upper()
+        return f"RESOLVE {target} ACTION({'BACKOUT' if how == 'BACKOUT' else 'COMMIT'})"
+    return None
+
+
+@route("POST", KIND + r"/(.+)")
+def kind_command(ctx: ConsoleContext, request: PageRequest) -> Response:
+    view = _view(request)
+    if view is None:
+        return _not_found(ctx, f"There is no kind of object {request.params[0]}.")
+    if request.params[1] == "new":
+        return create(ctx, request, view)
+    name = request.params[1]
+    record = _record(ctx, view, name)
+    if record is None:
+        return _not_found(ctx, f"There is no {view.singular} {name} (or you may not display it).")
+    verb = request.field("action").upper()
+    if verb == "ALTER":
+        return alter(ctx, request, view, record)
+    text = command_text(view, verb, name, request.form)
+    if text is None:
+        return page(ctx, "message.html", 400, title="Not an action", text=f"{verb or 'Nothing'} is not an action on a {view.singular}.")
+    ran = run_mqsc(ctx, text)
+    after = ctx.engine.objects.get(view.kind.object_type, name)
+    if after is None:  # deleted
+        return page(ctx, "ran.html", 200, title=f"{view.singular.capitalize()} {name} deleted", ran=ran,
+                    back=f"/objects/{view.key}", back_label=f"Back to the {view.title.lower()}", request_path=f"/objects/{view.key}")
+    return _detail(ctx, view, after, 200 if ran.ok else 422, ran)
+
+
+# ---------------------------------------------------------------------------------------------- create and alter
+
+def _form_page(ctx: ConsoleContext, view: KindView, form: forms.Form, *, name: str, creating: bool, status: int = 200,
+               built: forms.Built | None = None, ran: Ran | None = None) -> Response:
+    title = f"Create a {view.singular}" if creating else f"Alter {view.singular} {name}"
+    return page(
+        ctx, "kind_form.html", status, title=title, view=view, form=form, name=name, creating=creating,
+        errors=built.errors if built is not None else {}, command=built.command if built is not None else "", ran=ran,
+        subtypes=forms.subtypes(view.key), request_path=f"/objects/{view.key}",
+    )
+
+
+def create_form(ctx: ConsoleContext, request: PageRequest, view: KindView) -> Response:
+    try:
+        form = forms.kind_form(view.key, request.arg("type"), qmgr=ctx.engine.qmgr_name)
+    except ValueError:
+        form = forms.kind_form(view.key, qmgr=ctx.engine.qmgr_name)
+    return _form_page(ctx, view, form, name=request.arg("name"), creating=True)
+
+
+def create(ctx: ConsoleContext, request: PageRequest, view: KindView) -> Response:
+    """DEFINE from the form: previewed (the command shown, nothing run) or run, then the new object's page."""
+    try:
+        form = forms.kind_form(view.key, request.field("type"), qmgr=ctx.engine.qmgr_name)
+    except ValueError:
+        return page(ctx, "message.html", 400, title="Not a type", text=f"A {view.singular} has no type {request.field('type')}.")
+    name = request.field("name").strip()
+    built = forms.define_command(form, name, request.form)
+    shown_form = form.with_values(request.form)
+    if not built.ok or request.field("step") == "preview":
+        return _form_page(ctx, view, shown_form, name=name, creating=True, status=200 if built.ok else 422, built=built)
+    ran = run_mqsc(ctx, built.command)
+    record = ctx.engine.objects.get(view.kind.object_type, name)
+    if not ran.ok or record is None:
+        return _form_page(ctx, view, shown_form, name=name, creating=True, status=422, built=built, ran=ran)
+    return _detail(ctx, view, record, 200, ran)
+
+
+def _alter_base(ctx: ConsoleContext, view: KindView, record: NamedObject) -> forms.Form:
+    return forms.kind_form(view.key, current=record.attrs, qmgr=ctx.engine.qmgr_name)
+
+
+def alter_form(ctx: ConsoleContext, request: PageRequest, view: KindView, record: NamedObject) -> Response:
+    return _form_page(ctx, view, _alter_base(ctx, view, record), name=record.name, creating=False)
+
+
+def alter(ctx: ConsoleContext, request: PageRequest, view: KindView, record: NamedObject) -> Response:
+    """ALTER with the fields that differ from the object's current values: previewed or run."""
+    form = _alter_base(ctx, view, record)
+    built = forms.alter_command(form, record.name, request.form)
+    shown_form = form.with_values(request.form)
+    if not built.ok or request.field("step") == "preview":
+        return _form_page(ctx, view, shown_form, name=record.name, creating=False, status=200 if built.ok else 422, built=built)
+    ran = run_mqsc(ctx, built.command)
+    after = ctx.engine.objects.get(view.kind.object_type, record.name) or record
+    if not ran.ok:
+        return _form_page(ctx, view, shown_form, name=record.name, creating=False, status=422, built=built, ran=ran)
+    return _detail(ctx, view, after, 200, ran)

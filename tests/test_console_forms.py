@@ -1,0 +1,81 @@
+"""The console's attribute forms (pcfserver/console/forms.py): fields from the tables, MQSC from a submitted form."""
+
+from __future__ import annotations
+
+import pytest
+
+from pcfserver import kinds, mq
+from pcfserver.console import forms
+from pcfserver.dialects import mqsc
+
+
+def test_a_local_queue_form_has_the_settable_attributes_with_words_and_defaults() -> None:
+    form = forms.queue_form("QLOCAL")
+    maxdepth = form.field("MAXDEPTH")
+    assert maxdepth is not None and maxdepth.kind == "number" and maxdepth.default == "5000" and maxdepth.range == "0..999999999"
+    assert "MQIA_MAX_Q_DEPTH" in maxdepth.description and maxdepth.label == "Max queue depth"
+    put = form.field("PUT")
+    assert put is not None and put.kind == "select" and set(put.choices) == {"ENABLED", "DISABLED"} and put.default == "ENABLED"
+    assert form.field("TARGET") is None and form.field("RNAME") is None  # alias and remote only
+    assert form.fields[0].keyword == "DESCR"
+    alias = forms.queue_form("QALIAS")
+    assert alias.field("TARGET") is not None and alias.field("MAXDEPTH") is None
+
+
+def test_define_carries_only_what_differs_from_the_default_and_parses_back() -> None:
+    form = forms.queue_form("QLOCAL")
+    built = forms.define_command(form, "APP.Q1", {
+        "attr.MAXDEPTH": ["100"], "attr.DESCR": ["it's mine"], "attr.TRIGGER": ["TRIGGER"], "attr.PUT": ["ENABLED"],
+        "attr.CAPEXPRY": ["NOLIMIT"],
+    })
+    assert built.ok and built.command == "DEFINE QLOCAL(APP.Q1) DESCR('it''s mine') MAXDEPTH(100) TRIGGER"
+    parsed = mqsc.parse(built.command).message
+    assert parsed is not None and parsed.int_value(mq.MQIA_MAX_Q_DEPTH) == 100 and parsed.str_value(mq.MQCA_Q_DESC) == "it's mine"
+
+
+@pytest.mark.parametrize("value", ["1) PUT(DISABLED", "ten", "5 TRIGGER"])
+def test_a_value_cannot_add_a_keyword_of_its_own(value: str) -> None:
+    built = forms.define_command(forms.queue_form("QLOCAL"), "Q", {"attr.MAXDEPTH": [value]})
+    assert not built.ok and "MAXDEPTH" in built.errors
+
+
+def test_a_string_is_quoted_whatever_it_holds() -> None:
+    built = forms.define_command(forms.queue_form("QLOCAL"), "Q", {"attr.DESCR": ["x') PUT(DISABLED"]})
+    parsed = mqsc.parse(built.command).message
+    assert parsed is not None and parsed.str_value(mq.MQCA_Q_DESC) == "x') PUT(DISABLED" and parsed.int_value(mq.MQIA_INHIBIT_PUT) is None
+
+
+def test_alter_carries_only_the_changed_fields() -> None:
+    form = forms.queue_form("QLOCAL", current={mq.MQCA_Q_DESC: "old   ", mq.MQIA_MAX_Q_DEPTH: 5000, mq.MQIA_INHIBIT_PUT: 0})
+    assert form.field("DESCR").current == "old"  # type: ignore[union-attr]
+    built = forms.alter_command(form, "Q1", {"attr.DESCR": [""], "attr.MAXDEPTH": ["5000"], "attr.PUT": ["DISABLED"]})
+    assert built.command == "ALTER QLOCAL(Q1) DESCR(' ') PUT(DISABLED)"
+    assert forms.alter_command(form, "Q1", {"attr.MAXDEPTH": ["5000"]}).errors == {"": "Nothing was changed."}
+
+
+def test_a_bad_name_is_refused() -> None:
+    assert "name" in forms.define_command(forms.queue_form("QLOCAL"), "A B", {}).errors
+    assert "name" in forms.define_command(forms.queue_form("QLOCAL"), "", {}).errors
+
+
+@pytest.mark.parametrize("kind", [k.key for k in kinds.kinds()])
+def test_every_kind_has_a_form_whose_define_parses(kind: str) -> None:
+    subtypes = forms.subtypes(kind)
+    for subtype in subtypes or ("",):
+        form = forms.kind_form(kind, subtype)
+        assert form.fields, (kind, subtype)
+        assert form.noun == kinds.by_key()[kind].noun
+        built = forms.define_command(form, "CONSOLE.TEST", {})
+        assert built.ok, built
+        assert mqsc.parse(built.command).message is not None, built.command
+        if subtype:
+            assert f"{form.subtype_keyword}({subtype})" in built.command
+
+
+def test_list_attributes_become_mqsc_lists() -> None:
+    built = forms.define_command(forms.kind_form("namelist"), "NL1", {"attr.NAMES": ["A, b.c"]})
+    assert built.command == "DEFINE NAMELIST(NL1) NAMES(A,'b.c')"
+    channel = forms.kind_form("channel", "SDR")
+    built = forms.define_command(channel, "C1", {"attr.CONNAME": ["host(1414)"], "attr.XMITQ": ["XQ"], "attr.COMPHDR": ["NONE,SYSTEM"]})
+    parsed = mqsc.parse(built.command).message
+    assert parsed is not None and parsed.str_value(mq.MQCACH_CONNECTION_NAME) == "host(1414)"

@@ -1,0 +1,211 @@
+"""The console's pages for every kind of object besides queues, over plain HTTP: lists paged and filtered by the
+server, detail pages, the operational commands (start, stop, ping ...), create, alter and delete, each an MQSC
+command shown with runmqsc's answer; roles hold on the server."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from pcfserver import kinds
+from tests.console_support import PREFIX, Console, console_server, csrf_of, mqsc
+
+pytestmark = pytest.mark.timeout(180)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
+    users = (("admin", ["MQWebAdmin"], "adminpw"), ("reader", ["MQWebAdminRO"], "readerpw"), ("app", ["MQWebUser"], "apppw"))
+    with console_server(tmp_path_factory.mktemp("kinds"), users=users) as console:
+        yield console
+
+
+AUTH = ("admin", "adminpw")
+
+
+def _post(client: httpx.Client, path: str, data: dict[str, str]) -> httpx.Response:
+    page = client.get(PREFIX + "/objects/channel")
+    return client.post(PREFIX + path, data={"csrf": csrf_of(page.text), **data})
+
+
+@pytest.mark.parametrize("kind", kinds.keys())
+def test_every_kind_has_a_list_in_the_menu(served: Console, kind: str) -> None:
+    with served.client("admin", "adminpw") as client:
+        answer = client.get(PREFIX + f"/objects/{kind}", params={"system": "1"})
+        assert answer.status_code == 200, answer.text
+        assert f'href="{PREFIX}/objects/{kind}"' in answer.text  # the menu entry
+        assert 'id="kind-table"' in answer.text
+
+
+def test_an_unknown_kind_is_not_found(served: Console) -> None:
+    with served.client("admin", "adminpw") as client:
+        assert client.get(PREFIX + "/objects/nothing").status_code == 404
+        assert client.get(PREFIX + "/objects/channel/NO.SUCH.CHANNEL").status_code == 404
+
+
+def test_channel_list_is_paged_and_filtered_by_name_and_type(served: Console) -> None:
+    for i in range(30):
+        mqsc(served, f"DEFINE CHANNEL(KIND.LIST.{i:02d}) CHLTYPE({'SDR' if i % 2 else 'RCVR'}) TRPTYPE(TCP)"
+             + (f" CONNAME('host{i}(1414)') XMITQ(XQ{i})" if i % 2 else ""), AUTH)
+    with served.client("admin", "adminpw") as client:
+        first = client.get(PREFIX + "/objects/channel", params={"name": "KIND.LIST.*", "size": 25}).text
+        assert "30 channels, page 1 of 2" in first
+        assert "KIND.LIST.00" in first and "KIND.LIST.25" not in first
+        assert "host1(1414)" in first and "XQ1" in first and "INACTIVE" in first
+        second = client.get(PREFIX + "/objects/channel", params={"name": "KIND.LIST.*", "size": 25, "page": 2}).text
+        assert "KIND.LIST.29" in second and "KIND.LIST.00" not in second
+        senders = client.get(PREFIX + "/objects/channel", params={"name": "KIND.LIST.*", "type": "SDR"}).text
+        assert "15 channels" in senders and "KIND.LIST.01" in senders and "KIND.LIST.02" not in senders
+        backwards = client.get(PREFIX + "/objects/channel", params={"name": "KIND.LIST.*", "dir": "desc"}).text
+        assert backwards.index("KIND.LIST.29") < backwards.index("KIND.LIST.28")
+        assert "SYSTEM.DEF.SENDER" not in client.get(PREFIX + "/objects/channel").text
+        assert "SYSTEM.DEF.SENDER" in client.get(PREFIX + "/objects/channel", params={"system": "1", "name": "SYSTEM.DEF.S*"}).text
+        fragment = client.get(PREFIX + "/objects/channel", params={"name": "KIND.LIST.0*"}, headers={"hx-request": "true"}).text
+        assert "<html" not in fragment and "10 channels" in fragment
+
+
+def test_key_columns_of_topics_subscriptions_and_listeners(served: Console) -> None:
+    mqsc(served, "DEFINE TOPIC(KIND.TOPIC) TOPICSTR('kind/prices')", AUTH)
+    mqsc(served, "DEFINE QLOCAL(KIND.SUB.Q)", AUTH)
+    mqsc(served, "DEFINE SUB(KIND.SUB) TOPICSTR('kind/prices') DEST(KIND.SUB.Q)", AUTH)
+    mqsc(served, "DEFINE LISTENER(KIND.LSTR) TRPTYPE(TCP) PORT(0) CONTROL(MANUAL)", AUTH)
+    with served.client("admin", "adminpw") as client:
+        topics = client.get(PREFIX + "/objects/topic", params={"name": "KIND.*"}).text
+        assert "kind/prices" in topics
+        subs = client.get(PREFIX + "/objects/sub", params={"name": "KIND.*"}).text
+        assert "kind/prices" in subs and "KIND.SUB.Q" in subs
+        listeners = client.get(PREFIX + "/objects/listener", params={"name": "KIND.*"}).text
+        assert "MANUAL" in listeners and "STOPPED" in listeners
+
+
+def test_a_detail_page_shows_attributes_and_the_commands_that_apply(served: Console) -> None:
+    mqsc(served, "DEFINE CHANNEL(KIND.SVRCONN) CHLTYPE(SVRCONN) TRPTYPE(TCP) DESCR('for <apps>')", AUTH)
+    with served.client("admin", "adminpw") as client:
+        page = client.get(PREFIX + "/objects/channel/KIND.SVRCONN").text
+        assert "for &lt;apps&gt;" in page and "<apps>" not in page
+        assert re.search(r"<th scope=\"row\" class=\"mono\">MAXMSGL</th>", page)
+        assert 'id="action-start"' in page and 'id="action-stop"' in page
+        assert 'id="action-ping"' not in page and 'id="action-reset"' not in page  # a SVRCONN is not pinged or reset
+        assert "Delete channel KIND.SVRCONN?" in page
+
+
+def test_start_and_stop_a_listener_show_runmqscs_answer(served: Console) -> None:
+    mqsc(served, "DEFINE LISTENER(KIND.RUN) TRPTYPE(TCP) PORT(0) CONTROL(MANUAL)", AUTH)
+    with served.client("admin", "adminpw") as client:
+        started = _post(client, "/objects/listener/KIND.RUN", {"action": "START"})
+        assert started.status_code == 200, started.text
+        assert "START LISTENER(KIND.RUN)" in started.text and "AMQ8021I" in started.text
+        assert 'id="object-status" class="status status-running">RUNNING' in started.text
+        assert "RUNNING" in client.get(PREFIX + "/objects/listener", params={"name": "KIND.RUN"}).text
+        again = _post(client, "/objects/listener/KIND.RUN", {"action": "START"})
+        assert again.status_code == 422 and "The command failed" in again.text
+        stopped = _post(client, "/objects/listener/KIND.RUN", {"action": "STOP"})
+        assert stopped.status_code == 200 and "STOP LISTENER(KIND.RUN)" in stopped.text
+        assert 'status-stopped">STOPPED' in stopped.text
+
+
+def test_channel_start_stop_ping_reset_resolve(served: Console) -> None:
+    mqsc(served, "DEFINE QLOCAL(KIND.XQ) USAGE(XMITQ)", AUTH)
+    mqsc(served, "DEFINE CHANNEL(KIND.SDR) CHLTYPE(SDR) TRPTYPE(TCP) CONNAME('127.0.0.1(1)') XMITQ(KIND.XQ)", AUTH)
+    with served.client("admin", "adminpw") as client:
+        page = client.get(PREFIX + "/objects/channel/KIND.SDR").text
+        for verb in ("start", "stop", "ping", "reset", "resolve"):
+            assert f'id="action-{verb}"' in page
+        started = _post(client, "/objects/channel/KIND.SDR", {"action": "START"})
+        assert started.status_code == 200 and "START CHANNEL(KIND.SDR)" in started.text
+        assert 'id="object-status"' in started.text and "INACTIVE" not in started.text.split('id="object-status"')[1][:80]
+        stopped = _post(client, "/objects/channel/KIND.SDR", {"action": "STOP"})
+        assert "STOP CHANNEL(KIND.SDR)" in stopped.text and "STOPPED" in stopped.text
+        pinged = _post(client, "/objects/channel/KIND.SDR", {"action": "PING"})
+        assert "PING CHANNEL(KIND.SDR)" in pinged.text and pinged.status_code == 422  # nobody listens on port 1
+        reset = _post(client, "/objects/channel/KIND.SDR", {"action": "RESET"})
+        assert "RESET CHANNEL(KIND.SDR)" in reset.text
+        resolved = _post(client, "/objects/channel/KIND.SDR", {"action": "RESOLVE", "resolve": "BACKOUT"})
+        assert "RESOLVE CHANNEL(KIND.SDR) ACTION(BACKOUT)" in resolved.text
+        bogus = _post(client, "/objects/channel/KIND.SDR", {"action": "SHUTDOWN"})
+        assert bogus.status_code == 400
+
+
+def test_create_alter_and_delete_through_the_forms(served: Console) -> None:
+    with served.client("admin", "adminpw") as client:
+        form = client.get(PREFIX + "/objects/channel/new", params={"type": "SVRCONN"}).text
+        assert 'name="attr.MAXMSGL"' in form and 'name="attr.XMITQ"' not in form  # a SVRCONN has no XMITQ
+        sdr = client.get(PREFIX + "/objects/channel/new", params={"type": "SDR"}).text
+        assert 'name="attr.XMITQ"' in sdr
+        preview = _post(client, "/objects/channel/new", {"type": "SVRCONN", "name": "KIND.MADE", "attr.DESCR": "made here", "step": "preview"})
+        assert preview.status_code == 200 and "DEFINE CHANNEL(KIND.MADE) CHLTYPE(SVRCONN) DESCR(&#39;made here&#39;)" in preview.text
+        assert client.get(PREFIX + "/objects/channel/KIND.MADE").status_code == 404  # a preview runs nothing
+        made = _post(client, "/objects/channel/new", {"type": "SVRCONN", "name": "KIND.MADE", "attr.DESCR": "made here", "step": "run"})
+        assert made.status_code == 200 and "AMQ8014I" in made.text and 'id="object-name">KIND.MADE' in made.text
+        bad = _post(client, "/objects/channel/new", {"type": "SVRCONN", "name": "KIND.BAD", "attr.MAXMSGL": "lots", "step": "run"})
+        assert bad.status_code == 422 and "MAXMSGL takes a number" in bad.text
+        again = _post(client, "/objects/channel/new", {"type": "SVRCONN", "name": "KIND.MADE", "step": "run"})
+        assert again.status_code == 422 and "The command failed" in again.text
+        edit = client.get(PREFIX + "/objects/channel/KIND.MADE", params={"edit": "1"}).text
+        assert 'value="made here"' in edit
+        altered = _post(client, "/objects/channel/KIND.MADE", {"action": "ALTER", "attr.DESCR": "changed", "attr.MAXMSGL": "1000", "step": "run"})
+        assert altered.status_code == 200 and "ALTER CHANNEL(KIND.MADE) CHLTYPE(SVRCONN)" in altered.text and "MAXMSGL(1000)" in altered.text
+        assert "changed" in client.get(PREFIX + "/objects/channel/KIND.MADE").text
+        gone = _post(client, "/objects/channel/KIND.MADE", {"action": "DELETE"})
+        assert gone.status_code == 200 and "DELETE CHANNEL(KIND.MADE)" in gone.text and "AMQ8015I" in gone.text
+        assert client.get(PREFIX + "/objects/channel/KIND.MADE").status_code == 404
+
+
+@pytest.mark.parametrize("kind", [k for k in kinds.keys() if k not in ("sub",)])
+def test_every_kind_can_be_created_with_its_form(served: Console, kind: str) -> None:
+    with served.client("admin", "adminpw") as client:
+        form = client.get(PREFIX + f"/objects/{kind}/new")
+        assert form.status_code == 200 and 'id="object-form"' in form.text
+        extra = {"attr.TOPICSTR": "kind/made"} if kind == "topic" else {}
+        extra |= {"service": {"attr.STARTCMD": "/bin/true"}, "channel": {"type": "SVRCONN"}, "authinfo": {"type": "IDPWOS"}}.get(kind, {})
+        made = _post(client, f"/objects/{kind}/new", {"name": f"KIND.NEW.{kind.upper()}", "step": "run", **extra})
+        assert made.status_code == 200, made.text
+        assert client.get(PREFIX + f"/objects/{kind}/KIND.NEW.{kind.upper()}").status_code == 200
+
+
+def test_a_read_only_user_sees_no_command_and_cannot_post_one(served: Console) -> None:
+    mqsc(served, "DEFINE LISTENER(KIND.RO) TRPTYPE(TCP) CONTROL(MANUAL)", AUTH)
+    with served.client("reader", "readerpw") as client:
+        page = client.get(PREFIX + "/objects/listener/KIND.RO").text
+        assert 'id="action-start"' not in page and 'id="action-delete"' not in page
+        assert "Create a listener" not in client.get(PREFIX + "/objects/listener").text
+        assert client.get(PREFIX + "/objects/listener/new").status_code == 403
+        assert client.get(PREFIX + "/objects/listener/KIND.RO", params={"edit": "1"}).status_code == 403
+        refused = client.post(PREFIX + "/objects/listener/KIND.RO", data={"csrf": csrf_of(page), "action": "DELETE"})
+        assert refused.status_code == 403
+    assert any("KIND.RO" in line for line in mqsc(served, "DISPLAY LISTENER(KIND.RO)", AUTH))
+
+
+def test_a_post_without_the_csrf_token_changes_nothing(served: Console) -> None:
+    mqsc(served, "DEFINE PROCESS(KIND.KEEP)", AUTH)
+    with served.client("admin", "adminpw") as client:
+        assert client.post(PREFIX + "/objects/process/KIND.KEEP", data={"action": "DELETE"}).status_code == 403
+        assert client.get(PREFIX + "/objects/process/KIND.KEEP").status_code == 200
+
+
+def test_an_mqwebuser_sees_only_what_it_may_display(served: Console) -> None:
+    mqsc(served, "DEFINE PROCESS(KIND.MINE)", AUTH)
+    mqsc(served, "DEFINE PROCESS(KIND.THEIRS)", AUTH)
+    mqsc(served, "SET AUTHREC PROFILE('KIND.MINE') OBJTYPE(PROCESS) PRINCIPAL('app') AUTHADD(DSP)", AUTH)
+    with served.client("app", "apppw") as client:
+        listed = client.get(PREFIX + "/objects/process", params={"name": "KIND.*"}).text
+        assert "KIND.MINE" in listed and "KIND.THEIRS" not in listed
+        assert client.get(PREFIX + "/objects/process/KIND.THEIRS").status_code == 404
+        page = client.get(PREFIX + "/objects/process/KIND.MINE")
+        assert page.status_code == 200
+        refused = client.post(PREFIX + "/objects/process/KIND.MINE", data={"csrf": csrf_of(page.text), "action": "DELETE"})
+        assert refused.status_code == 422 and "AMQ8135E: Not authorized." in refused.text
+    assert any("KIND.MINE" in line for line in mqsc(served, "DISPLAY PROCESS(KIND.MINE)", AUTH))
+
+
+def test_every_key_column_names_an_attribute_of_its_kind() -> None:
+    from pcfserver.console.pages.kinds import COLUMNS, views
+
+    assert set(views()) == set(kinds.keys())
+    for key, keywords in COLUMNS.items():
+        assert tuple(c.keyword for c in views()[key].columns) == keywords, key
+    assert views()["channel"].type_filter is not None and "SDR" in views()["channel"].types and "ALL" not in views()["channel"].types
+    assert views()["sub"].type_filter is not None and views()["sub"].type_filter.keyword == "SUBTYPE"
