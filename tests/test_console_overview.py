@@ -38,7 +38,7 @@ def test_the_overview_shows_the_queue_manager_counts_and_fullest_queues(served: 
         page = client.get(PREFIX + "/overview")
     assert page.status_code == 200
     text = page.text
-    assert "QM1" in text and "SYSTEM.DEAD.LETTER.QUEUE" in text or "DEADQ" in text
+    assert "QM1" in text and "Dead-letter queue (DEADQ)" in text and "Command level" in text
     assert "<dt>CCSID</dt><dd>819</dd>" in text
     assert "Local queues" in text and "Channels" in text and "Authority records" in text
     fullest = text[text.index('id="deepest"'):]

@@ -17,7 +17,6 @@ from pcfserver.dialects.dump import Value, definition, parameters
 from pcfserver.engine import audit
 from pcfserver.engine.audit import Change
 
-
 NO_REVERT = "* no automatic revert for this change"
 
 

@@ -7,6 +7,7 @@ rates since the previous sample and the depth of every local queue added up, the
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
@@ -37,6 +38,7 @@ class Sampler:
         self.interval = interval
         self.samples: deque[Sample] = deque(maxlen=size)
         self._last: tuple[float, int, int] | None = None
+        self.started = time.time()  # when the engine opened: the queue manager's start, as the overview shows it
 
     def sample(self, now: float) -> Sample | None:
         """One sample at ``now``; the first call only sets where the rates count from (None)."""
