@@ -66,3 +66,30 @@ def test_no_serious_accessibility_violation(driver: Any, secured: Console, path:
     driver.get(secured.url(path))
     violations = axe_violations(driver)
     assert not violations, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
+
+
+def test_the_overview_draws_its_charts_and_history_shows_rows(driver: Any, secured: Console) -> None:
+    from selenium.webdriver.common.by import By
+
+    from tests.console_support import mqsc
+
+    mqsc(secured, "DEFINE QLOCAL(BROWSER.HISTORY) DESCR('seen')", ("admin", "adminpw"))
+    sign_in(driver, secured, "admin", "adminpw", "/overview")
+    driver.get(secured.url("/overview"))
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#rate-chart canvas") and d.find_elements(By.CSS_SELECTOR, "#depth-chart canvas"))
+    assert driver.find_element(By.ID, "charts").get_attribute("data-drawn") == "true"
+    assert driver.find_element(By.ID, "activity-latest").text  # the charts' text alternative
+    driver.get(secured.url("/history"))
+    rows = driver.find_elements(By.CSS_SELECTOR, "#history-table pre.revert")
+    assert any("DELETE QLOCAL(BROWSER.HISTORY)" in row.text for row in rows)
+
+
+@pytest.mark.parametrize("path", ["/overview", "/history"])
+def test_overview_and_history_have_no_serious_accessibility_violation(driver: Any, secured: Console, path: str) -> None:
+    from tests.console_support import mqsc
+
+    mqsc(secured, "DEFINE QLOCAL(BROWSER.AXE) REPLACE", ("admin", "adminpw"))
+    sign_in(driver, secured, "admin", "adminpw")
+    driver.get(secured.url(path))
+    violations = axe_violations(driver)
+    assert not violations, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in violations]

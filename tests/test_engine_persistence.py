@@ -208,14 +208,15 @@ def test_a_version_1_database_is_migrated_with_its_data(tmp_path: Path) -> None:
     ok(engine, create("FROM.V1", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 55)))
     engine.close()
     # Version 2 added the journal, version 3 the messages, version 4 the authority records and
-    # version 5 the processes and namelists, version 6 the channel authentication records: without
-    # them, and marked 1, the file is a version 1 database (one written before the default objects existed).
+    # version 5 the processes and namelists, version 6 the channel authentication records, version 7 the change
+    # history: without them, and marked 1, the file is a version 1 database (one written before the default objects existed).
     db = sqlite3.connect(tmp_path / DB_NAME)
     db.execute("DROP TABLE journal")
     db.execute("DROP TABLE messages")
     db.execute("DROP TABLE authrecs")
     db.execute("DROP TABLE objects")
     db.execute("DROP TABLE chlauth")
+    db.execute("DROP TABLE history")
     db.execute("DELETE FROM meta WHERE key LIKE 'default_objects%'")
     db.execute("DELETE FROM meta WHERE key='default_chlauth'")
     db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")

@@ -298,3 +298,38 @@ def _cl_object(command: Message) -> list[str]:
     if lost:  # REPLACE would reset what CL cannot say: the object is named, not half-recreated
         return [f"/* {mqsc.render_command(command, quote_all=True)} : CL cannot set all of it */"]
     return ibmi.render_script_lines(command)
+
+
+# -- one object at a time (the console's history writes the command that reverts a change) ----------------------------
+
+
+def settable_attributes(kind: str, subtype: int = 0) -> list[Attr]:
+    """The attributes a command may set on an object of ``kind`` ("queue", "qmgr" or a kind of formats/kinds.tsv)."""
+    if kind == "queue":
+        return _settable(subtype)
+    if kind == "qmgr":
+        return [a for a in qmgr_attributes() if a.access == "set" and not a.zos]
+    return [a for a in object_attributes(kind) if a.access == "set" and not a.zos and (not a.applies or subtype in a.applies)]
+
+
+def parameters(kind: str, subtype: int, values: dict[int, Value], *, differing: bool = False) -> list[Parameter]:
+    """``values`` as command parameters, in table order: every one, or (``differing``) those that differ from the
+    table's defaults, as the dump writes a definition."""
+    attrs = settable_attributes(kind, subtype)
+    if not differing:
+        return _differing(values, {}, attrs, True)
+    base = _table_defaults(subtype) if kind == "queue" else _kind_defaults(attrs, subtype)
+    return _differing(values, base, attrs, False)
+
+
+def definition(kind: str, name: str, subtype: int, values: dict[int, Value]) -> Message:
+    """The Create (Replace) command that defines one queue or object with ``values`` (those that differ from the
+    table's defaults), as the dump writes it."""
+    params = parameters(kind, subtype, values, differing=True)
+    if kind == "queue":
+        return Message(mq.MQCMD_CREATE_Q, (String(mq.MQCA_Q_NAME, name), Integer(mq.MQIA_Q_TYPE, subtype), *params, Integer(mq.MQIACF_REPLACE, mq.MQRP_YES)))
+    found = kinds.by_key()[kind]
+    head: list[Parameter] = [String(found.name, name)]
+    if found.subtype:
+        head.append(Integer(found.subtype, subtype))
+    return Message(found.command("CREATE"), (*head, *params, Integer(mq.MQIACF_REPLACE, mq.MQRP_YES)))

@@ -32,13 +32,14 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.engine import authrecs, chlauth, escape, move, objects, operations, queue_status, responses
+from pcfserver.engine import audit, authrecs, chlauth, escape, move, objects, operations, queue_status, responses
 from pcfserver.engine.authority import AuthorityRecords, Identity, command_allowed, operation_allowed
 from pcfserver.engine.filters import GENERIC_NAME as _GENERIC_NAME
 from pcfserver.engine.filters import OBJECT_NAME as _OBJECT_NAME
 from pcfserver.engine.kinds import topic
 from pcfserver.engine.messages import MQIError
-from pcfserver.engine.messaging import MessageLayer
+from pcfserver.engine.messaging import MessageLayer, SessionState
+from pcfserver.engine.monitor import Sampler
 from pcfserver.engine.pubsub import PubSub
 from pcfserver.engine.queues import Queues, parameter_of
 from pcfserver.engine.registry import Queue as Queue  # re-exported: the rooms and tests name it here
@@ -79,6 +80,7 @@ _T = TypeVar("_T")
 _COMMAND = mq.MQCFT_COMMAND
 _COMMAND_XR = mq.MQCFT_COMMAND_XR
 _LAST = mq.MQCFC_LAST
+_FAILED = mq.MQCC_FAILED
 _ALL = mq.MQIACF_ALL
 _ALT_DATE = mq.MQCA_ALTERATION_DATE
 _ALT_TIME = mq.MQCA_ALTERATION_TIME
@@ -172,6 +174,10 @@ class Engine:
         self.authority = AuthorityRecords()
         self.chlauth = chlauth.ChlauthRecords()
         self._identity: Identity | None = None  # who the commands being applied run for (None: the server)
+        self.audit = audit.Audit(self, self._tx)  # the change history and the latest refused commands
+        self.messaging.refused = self._refused_call
+        settings = audit.settings()
+        self.monitor = Sampler(self.messaging, settings["sample_seconds"], settings["samples"])  # sampled by the shell
         missing = set(self._spec.commands) - set(self._handlers)
         if missing:
             raise ValueError(f"commands.tsv lists commands without a handler: {sorted(missing)}")
@@ -254,6 +260,7 @@ class Engine:
             complete = {a.pid: attrs.get(a.pid, defaults.get(a.pid, "")) for a in stored}
             self._queues[name] = Queue(name, qtype, complete)
         self.messaging.load(snapshot.messages)
+        self.audit.load(snapshot.history)
         self.authority.records.update({key: frozenset(auths) for key, auths in snapshot.authrecs.items()})
         objects.load(self, snapshot)
         # Default objects added to default-objects.tsv after the registry was written (each once).
@@ -344,19 +351,37 @@ class Engine:
         undo, ops = tx.take()
         return result, undo, ops
 
-    def apply_command(self, command: Message, identity: Identity | None = None) -> list[Message]:
+    def apply_command(self, command: Message, identity: Identity | None = None, origin: audit.Origin | None = None) -> list[Message]:
         """One PCF command inside an operation being applied (``apply_operation``), under ``identity``:
-        whole or not at all, committed with the operation (the REST API's MQSC commands)."""
+        whole or not at all, committed with the operation (the REST API's MQSC commands).  ``origin``: the
+        interface and user the history and the refused commands name."""
         saved, self._identity = self._identity, identity
         mark = self._tx.mark()
         try:
-            return self._execute_one(command)
+            return self._audited(command, mark, origin)
         except Exception as exc:  # a bug or a resource problem: the state stays as it was
             log.exception("command failed unexpectedly")
             self._tx.rollback_to(mark)
             return self._unexpected(command, exc)
         finally:
             self._identity = saved
+
+    def _audited(self, command: Message, mark: tuple[int, int], origin: audit.Origin | None) -> list[Message]:
+        """``_execute_one``, then its history entry if it changed the registry, or its refusal if it failed."""
+        watched = self.audit.watch(command) if type(command) is Message else None
+        answer = self._execute_one(command)
+        if answer and answer[0].comp_code == _FAILED:
+            identity = self._identity
+            self.audit.refuse(command, answer[0].reason, origin, identity.user if identity is not None else "")
+        elif watched is not None and self._tx.changed_since(mark):
+            identity = self._identity
+            self.audit.done(command, watched, origin, identity.user if identity is not None else "")
+        return answer
+
+    def _refused_call(self, session: SessionState, name: str, auth: int) -> None:
+        call = {mq.MQAUTH_OUTPUT: "MQPUT", mq.MQAUTH_INPUT: "MQGET", mq.MQAUTH_BROWSE: "MQGET (browse)"}.get(auth, "MQOPEN")
+        identity = session.identity
+        self.audit.refuse(f"{call} {name}", mq.MQRC_NOT_AUTHORIZED, ("MQI", session.appl_name), identity.user if identity is not None else session.user)
 
     def execute_operation(self, action: Callable[[], _T]) -> _T:
         """A message-layer call applied and committed durably; raises its MQIError.
@@ -392,24 +417,26 @@ class Engine:
         """Whether the identity the commands run for may see the object (a queue unless said) in a generic inquiry's answer."""
         return operation_allowed(self.authority, self._identity, object_type, name, mq.MQAUTH_DISPLAY)
 
-    def execute(self, command: Message, identity: Identity | None = None) -> list[Message]:
+    def execute(self, command: Message, identity: Identity | None = None, origin: audit.Origin | None = None) -> list[Message]:
         """One command: its responses, after any change it made is durably committed."""
-        return self.execute_batch((command,), identity)[0]
+        return self.execute_batch((command,), identity, origin)[0]
 
-    def execute_batch(self, commands: Sequence[Message], identity: Identity | None = None) -> list[list[Message]]:
+    def execute_batch(self, commands: Sequence[Message], identity: Identity | None = None, origin: audit.Origin | None = None) -> list[list[Message]]:
         """Several commands in order, all committed in one durable transaction before return.
 
         Each command applies whole or not at all.  If the commit itself fails, no command of the
         batch changed anything and every changing command is answered MQRC_UNEXPECTED_ERROR.
         """
-        answers, batch = self.apply_batch(commands, identity)
+        answers, batch = self.apply_batch(commands, identity, origin)
         try:
             self.commit(batch)
         except Exception as exc:
             return self.abort(batch, exc)
         return answers
 
-    def apply_batch(self, commands: Sequence[Message], identity: Identity | None = None) -> tuple[list[list[Message]], Batch]:
+    def apply_batch(
+        self, commands: Sequence[Message], identity: Identity | None = None, origin: audit.Origin | None = None
+    ) -> tuple[list[list[Message]], Batch]:
         """Applies commands in memory only; their answers may be released once ``commit`` returns.
 
         For group commit pipelined over time: a server may apply the next batch while this one's
@@ -424,7 +451,7 @@ class Engine:
         for command in commands:
             mark = tx.mark()
             try:
-                answer = self._execute_one(command)
+                answer = self._audited(command, mark, origin)
             except Exception as exc:  # a bug or a resource problem: the state stays as it was
                 log.exception("command failed unexpectedly")
                 tx.rollback_to(mark)

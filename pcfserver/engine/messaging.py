@@ -171,6 +171,12 @@ class MessageLayer:
         self._plans: dict[str, _PutPlan] = {}
         self._id_head = ("", b"")  # (queue manager name, the MsgId's first 16 bytes made of it)
         self.session_ended: Callable[[SessionState], None] | None = None  # publish/subscribe ends its subscriptions
+        # Messages put and got since the engine opened (the overview's rates, engine/monitor.py): counted as the
+        # call is applied, not undone by a later failure of its commit (rare; a rate, not an account).
+        self.put_count = 0
+        self.get_count = 0
+        # Told of every authority refusal (session, queue named, MQAUTH_* asked for): the engine's refused commands.
+        self.refused: Callable[[SessionState, str, int], None] | None = None
 
     # ------------------------------------------------------------------ load and save
 
@@ -218,6 +224,10 @@ class MessageLayer:
         if state is None:
             return 0, 0, 0
         return state.depth, state.open_input, state.open_output
+
+    def total_depth(self) -> int:
+        """Every local queue's depth added up."""
+        return sum(state.depth for state in self.queues.values())
 
     def dropped(self, name: str) -> None:
         """Queue ``name`` was deleted (with its messages, already purged)."""
@@ -282,6 +292,8 @@ class MessageLayer:
     def _authorize(self, session: SessionState, name: str, auth: int) -> None:
         """MQRC_NOT_AUTHORIZED unless the session's identity holds ``auth`` on the queue it named (the first definition)."""
         if not operation_allowed(self._engine.authority, session.identity, mq.MQOT_Q, name, auth):
+            if self.refused is not None:
+                self.refused(session, name, auth)
             raise MQIError(mq.MQRC_NOT_AUTHORIZED)
 
     def close(self, session: SessionState, handle_id: int) -> None:
@@ -532,6 +544,7 @@ class MessageLayer:
         self._engine.record_undo(undo)
         state.add(message)
         state.enq_count += 1
+        self.put_count += 1
         state.last_put = now
         if uow is not None:
             message.put_uow = uow
@@ -671,6 +684,7 @@ class MessageLayer:
         self._engine.record_undo(undo)
         state.depth -= 1
         state.deq_count += 1
+        self.get_count += 1
         state.last_get = now
         state.detach(found)
         if uow is not None:

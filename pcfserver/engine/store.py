@@ -40,12 +40,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, cast
 
+from pcfserver.codec.encoder import encode
+from pcfserver.codec.model import Message
+
 AttrValue = int | str
 # An object's attribute: an integer, a string, or a list of either (a namelist's Names, a channel's COMPHDR).
 ObjValue = int | str | tuple[str, ...] | tuple[int, ...]
 
 DB_NAME = "registry.sqlite3"
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 # MIGRATIONS[v] takes the schema from version v to v + 1.  Version 0 is an empty file.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -76,6 +79,10 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     # Channel authentication records: one row per (channel profile, MQCAUT_* type, the fields that tell records of
     # that type apart), its attributes as a JSON list of [parameter, value] pairs (pcfserver/engine/chlauth.py).
     5: ("CREATE TABLE chlauth (profile TEXT NOT NULL, type INTEGER NOT NULL, key TEXT NOT NULL, attrs TEXT NOT NULL, PRIMARY KEY (profile, type, key)) WITHOUT ROWID",),
+    # The change history (pcfserver/engine/audit.py): one row per change, written in the change's own transaction;
+    # ``entry`` is the command and what it replaced, as plain data (pickled, read back without globals).
+    6: ("CREATE TABLE history (seq INTEGER PRIMARY KEY, at REAL NOT NULL, user TEXT NOT NULL, via TEXT NOT NULL, target TEXT NOT NULL,"
+        " entry BLOB NOT NULL)",),
 }
 
 # Attribute values gathered in the journal before they are folded into the tables.  A fold
@@ -215,6 +222,35 @@ class DeleteChlauth:
     key: str
 
 
+class AddHistory:
+    """A change's history entry (pcfserver/engine/audit.py), also the store operation that writes it straight to its
+    table in the change's transaction; rows ``keep`` or more behind it are deleted now and then, so the table stays
+    bounded.  The command is encoded and the entry pickled by the commit (in the committer's thread when it has one),
+    not while the command is applied.  A plain class: one object per change, made as cheaply as Python makes one."""
+
+    __slots__ = ("at", "before", "command", "keep", "kind", "mode", "seq", "subtype", "target", "user", "via")
+
+    def __init__(
+        self, seq: int, at: float, user: str, via: str, target: str, kind: str, subtype: int, mode: str, before: tuple[object, ...],
+        command: Message | bytes, keep: int = 0,
+    ) -> None:
+        self.seq = seq
+        self.at = at
+        self.user = user  # "" when the change ran under the server's own authority and the shell knew no user
+        self.via = via  # PCF, MQSC, REST, console, ...
+        self.target = target  # the object's name ("" for the queue manager)
+        self.kind = kind  # "queue", a kind of formats/kinds.tsv, "qmgr", "authrec" or "" (another command)
+        self.subtype = subtype  # the queue's type, the channel's type, ... (0 when none)
+        self.mode = mode  # what ``before`` holds (audit.NEW, REPLACED, ALTERED, AUTHRECS, NONE)
+        self.before = before
+        self.command = command  # the PCF command; its encoded bytes when read back from the table (audit.message)
+        self.keep = keep
+
+    def row(self) -> tuple[int, float, str, str, str, bytes]:
+        command = self.command if isinstance(self.command, bytes) else encode(self.command)
+        return (self.seq, self.at, self.user, self.via, self.target, pickle.dumps((self.kind, self.subtype, self.mode, self.before, command), _PICKLE_PROTOCOL))
+
+
 Op = PutQueue | SetAttrs | DeleteQueue | SetQmgr | SetMeta
 MessageOp = (
     PutMessage
@@ -228,6 +264,7 @@ MessageOp = (
     | DeleteObject
     | PutChlauth
     | DeleteChlauth
+    | AddHistory
 )
 AnyOp = Op | MessageOp
 _MESSAGE_OPS = (
@@ -242,6 +279,7 @@ _MESSAGE_OPS = (
     DeleteObject,
     PutChlauth,
     DeleteChlauth,
+    AddHistory,
 )
 _MESSAGE_OP_TYPES = frozenset(_MESSAGE_OPS)
 
@@ -262,7 +300,7 @@ def md_fields(blob: bytes) -> tuple[object, ...]:
 class _MessageWrites:
     """The net rows of a commit's message operations: a message put and got in one commit is never written."""
 
-    __slots__ = ("auths", "chlauth", "clears", "deletes", "objects", "puts", "updates")
+    __slots__ = ("auths", "chlauth", "clears", "deletes", "history", "objects", "puts", "updates")
 
     def __init__(self) -> None:
         self.puts: dict[int, MessageRow] = {}
@@ -272,6 +310,7 @@ class _MessageWrites:
         self.auths: dict[tuple[str, int, int, str], tuple[int, ...]] = {}
         self.objects: dict[tuple[int, str], tuple[tuple[int, ObjValue], ...] | None] = {}
         self.chlauth: dict[tuple[str, int, str], tuple[tuple[int, ObjValue], ...] | None] = {}
+        self.history: list[AddHistory] = []
 
     def add(self, op: MessageOp) -> None:
         kind = type(op)  # the common ones first, by type (isinstance down the chain cost more)
@@ -286,6 +325,8 @@ class _MessageWrites:
                     deletes.append(seq)
                 if updates:
                     updates.pop(seq, None)
+        elif kind is AddHistory:
+            self.history.append(cast(AddHistory, op))
         elif isinstance(op, PutChlauth):
             self.chlauth[(op.profile, op.type, op.key)] = op.attrs
         elif isinstance(op, DeleteChlauth):
@@ -339,6 +380,11 @@ class _MessageWrites:
         if self.puts:
             rows = list(self.puts.values())
             _insert_many(db, "INSERT OR REPLACE INTO messages (seq, queue, level, md, body, np) VALUES ", "(?,?,?,?,?,?)", rows)
+        if self.history:
+            _insert_many(db, "INSERT OR REPLACE INTO history (seq, at, user, via, target, entry) VALUES ", "(?,?,?,?,?,?)", [h.row() for h in self.history])
+            last = self.history[-1]
+            if last.seq // _HISTORY_TRIM != (last.seq - len(self.history)) // _HISTORY_TRIM:  # now and then, not per row
+                db.execute("DELETE FROM history WHERE seq <= ?", (last.seq - last.keep,))
 
 
 def _delete_seqs(db: sqlite3.Connection, seqs: list[int]) -> None:
@@ -359,6 +405,8 @@ def _delete_seqs(db: sqlite3.Connection, seqs: list[int]) -> None:
         chunk = single[first : first + _ROWS_PER_INSERT]
         db.execute("DELETE FROM messages WHERE seq IN (" + ",".join(["?"] * len(chunk)) + ")", chunk)
 
+
+_HISTORY_TRIM = 256  # history rows between two trims of the table
 
 _RANGE_MIN = 4  # consecutive deletes made one range statement
 
@@ -487,6 +535,8 @@ class Snapshot:
     objects: dict[tuple[int, str], dict[int, ObjValue]] = field(default_factory=dict)
     # channel authentication records: (profile, MQCAUT_* type, key) -> attributes
     chlauth: dict[tuple[str, int, str], dict[int, ObjValue]] = field(default_factory=dict)
+    # the change history, oldest first: (seq, at, user, via, target, entry data)
+    history: list[tuple[int, float, str, str, str, object]] = field(default_factory=list)
 
 
 def _object_attrs(text: str) -> dict[int, ObjValue]:
@@ -645,6 +695,11 @@ class SqliteStore:
                 snap.chlauth[(profile, chlauth_type, key)] = _object_attrs(attrs)
             except (ValueError, TypeError) as exc:
                 raise StoreError(f"{self.path}: channel authentication record {profile} has attributes that cannot be read: {exc}") from exc
+        for seq, at, user, via, target, entry in db.execute("SELECT seq, at, user, via, target, entry FROM history ORDER BY seq"):
+            try:
+                snap.history.append((seq, at, user, via, target, _PlainUnpickler(io.BytesIO(entry)).load()))
+            except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError) as exc:
+                raise StoreError(f"{self.path}: history entry {seq} cannot be read: {exc}") from exc
         kept_np = False
         for seq, queue, level, md, body, np in db.execute("SELECT seq, queue, level, md, body, np FROM messages ORDER BY seq"):
             try:

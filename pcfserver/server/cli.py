@@ -149,7 +149,7 @@ def seed(engine: FullEngine, path: Path, out: TextIO) -> int:
     is reported and the rest go on, so the server starts either way."""
     from pcfserver.dialects.runner import ScriptRunner
 
-    runner = ScriptRunner(engine.execute, qmgr_name=engine.qmgr_name)
+    runner = ScriptRunner(lambda command: engine.execute(command, None, ("MQSC", "--seed")), qmgr_name=engine.qmgr_name)
     lines = runner.start()
     for line in path.read_text(encoding="utf-8").splitlines():
         lines += runner.feed(line)

@@ -40,7 +40,9 @@ class Engine(Protocol):
 class PipelinedEngine(Engine, Protocol):
     """An engine that applies in memory and commits separately (``pcfserver.engine.Engine``)."""
 
-    def apply_batch(self, commands: Sequence[Message], identity: Identity | None = None) -> tuple[list[list[Message]], Batch]: ...
+    def apply_batch(
+        self, commands: Sequence[Message], identity: Identity | None = None, origin: tuple[str, str] | None = None
+    ) -> tuple[list[list[Message]], Batch]: ...
 
     def commit(self, batch: Batch) -> None: ...
 

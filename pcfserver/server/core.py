@@ -98,6 +98,9 @@ class ServerConfig:
     run_services: bool = False
 
 
+_PCF = ("PCF", "")  # the history's and refused commands' origin: the PCF port (the user is the identity's, if any)
+
+
 class _Job(Job):
     """One connection's commands, applied and waiting to be durable; then answered by the committer."""
 
@@ -113,11 +116,7 @@ class _Job(Job):
         self.started = time.perf_counter()
 
     def apply(self, engine: PipelinedEngine) -> None:
-        identity = self.conn.identity
-        if identity is None:
-            _, self.batch = engine.apply_batch(self.commands)
-        else:
-            _, self.batch = engine.apply_batch(self.commands, identity)
+        _, self.batch = engine.apply_batch(self.commands, self.conn.identity, _PCF)
 
     def release(self, answers: list[list[Message]], failure: BaseException | None) -> None:
         """The commands' changes are durable: their answers go to the peer, in order."""

@@ -369,7 +369,8 @@ class HttpServer:
         engine, identity = self.engine, routed.identity
         if operation.target:  # through the REST gateway, for another queue manager (server/gateway.py)
             return await gateway.forward(engine.qmgr_name, operation, identity, lambda command: engine.apply_command(command, None), self._result)
-        job = await self._apply(lambda: operation.run(lambda command: engine.apply_command(command, identity)))
+        origin = ("REST", routed.user)
+        job = await self._apply(lambda: operation.run(lambda command: engine.apply_command(command, identity, origin)))
         if isinstance(job.result, Response):
             return job.result
         reason = job.result.reason if isinstance(job.result, MQIError) else mq.MQRC_UNEXPECTED_ERROR
@@ -453,7 +454,7 @@ class HttpServer:
 class _ConsoleContext:
     """What a console page sees of the server while it runs (``console.web.ConsoleContext``)."""
 
-    __slots__ = ("_messaging", "_server", "engine", "identity", "viewer")
+    __slots__ = ("_messaging", "_origin", "_server", "engine", "identity", "viewer")
 
     def __init__(self, server: HttpServer, routed: ConsoleRouted) -> None:
         self._server = server
@@ -461,9 +462,10 @@ class _ConsoleContext:
         self.viewer: Viewer = routed.viewer
         self.identity = routed.identity
         self._messaging = routed.messaging
+        self._origin = ("console", routed.viewer.user)
 
     def execute(self, command: Any) -> list[Any]:
-        return self.engine.apply_command(command, self.identity)
+        return self.engine.apply_command(command, self.identity, self._origin)
 
     def session(self) -> SessionState:
         return self._server._session_for(self._messaging)

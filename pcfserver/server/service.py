@@ -171,10 +171,24 @@ class Service:
         if self.tls_front is not None:
             self.tls_front.stop_accepting()
 
+    async def _sample(self, scope: trio.CancelScope) -> None:
+        """The overview's charts (engine/monitor.py): one sample every interval until the service stops.  The
+        sampler reads the engine's memory between two operations (this task runs on the loop, as they are applied)."""
+        sampler = getattr(self.pcf.engine, "monitor", None)
+        if sampler is None:
+            return
+        with scope:
+            sampler.sample(time.time())
+            while True:
+                await trio.sleep(sampler.interval)
+                sampler.sample(time.time())
+
     async def serve(self, *, task_status: trio.TaskStatus[Addresses] = trio.TASK_STATUS_IGNORED) -> None:
+        sampling = trio.CancelScope()
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self.committer.run)
+                nursery.start_soon(self._sample, sampling)
                 try:
                     async with trio.open_nursery() as listeners:
                         pcf_address = await listeners.start(self.pcf.serve)
@@ -186,6 +200,7 @@ class Service:
                         https_address = await listeners.start(self.https.serve) if self.https is not None else None
                         task_status.started(Addresses(pcf_address, http_address, https_address))
                 finally:
+                    sampling.cancel()
                     self._stop_network()
                     self.committer.close()
         finally:

@@ -42,5 +42,27 @@ document.addEventListener("htmx:beforeRequest", (event) => {
   }
 });
 
+// <button data-copy="ROW-ID"> copies the text of that row's <pre class="revert"> (the history's revert MQSC).
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest && event.target.closest("button[data-copy]");
+  if (!button) {
+    return;
+  }
+  const row = document.getElementById(button.dataset.copy);
+  const text = row && row.querySelector("pre.revert");
+  if (!text) {
+    return;
+  }
+  try {
+    await navigator.clipboard.writeText(text.textContent);
+    button.dataset.copied = "true";
+  } catch (error) {
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    window.getSelection().removeAllRanges();
+    window.getSelection().addRange(range);
+  }
+});
+
 // htmx sends the page's CSRF token in the ibm-mq-csrf-token header (hx-headers on <body>); forms carry it as a field.
 export {};

@@ -1,0 +1,172 @@
+"""The change history: one entry per change from every interface, its revert MQSC, kept with the registry (through a
+restart and a kill -9), bounded, and shown on /history."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pcfserver.client.sync import SyncClient
+from pcfserver.console.reverts import command_text, revert_text
+from pcfserver.dialects import mqsc as dialect
+from pcfserver.engine import open_engine
+from pcfserver.engine.store import DB_NAME
+from tests.console_support import PREFIX, Console, console_server, mqsc
+from tests.engine_support import acknowledged_until_killed
+
+pytestmark = pytest.mark.timeout(120)
+ADMIN = ("admin", "adminpw")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
+    users = (("admin", ["MQWebAdmin"], "adminpw"),)
+    with console_server(tmp_path_factory.mktemp("history"), users=users) as console:
+        yield console
+
+
+def _run(engine: object, text: str, origin: tuple[str, str] = ("MQSC", "tester")) -> None:
+    outcome = dialect.run(text, lambda command: engine.execute(command, None, origin))  # type: ignore[attr-defined]
+    assert outcome.status == "ok", outcome.lines
+
+
+def test_rest_and_pcf_changes_are_listed_with_their_reverts(served: Console) -> None:
+    mqsc(served, "DEFINE QLOCAL(HIST.REST) MAXDEPTH(10)", ADMIN)
+    mqsc(served, "ALTER QLOCAL(HIST.REST) MAXDEPTH(20)", ADMIN)
+    with SyncClient("127.0.0.1", served.pcf_port) as client:
+        [command] = dialect.parse_command("DEFINE QLOCAL(HIST.PCF) DESCR('over pcf')")
+        client.execute(command)
+    mqsc(served, "DISPLAY QLOCAL(HIST.REST)", ADMIN)  # an inquiry is no change
+    with served.client("admin", "adminpw") as client:
+        page = client.get(PREFIX + "/history").text
+        filtered = client.get(PREFIX + "/history", params={"name": "hist.pcf"}).text
+        by_user = client.get(PREFIX + "/history", params={"user": "admin"}).text
+    table = page[page.index('id="history-table"'):]
+    assert table.index("HIST.PCF") < table.index("ALTER QLOCAL(HIST.REST) MAXDEPTH(20)") < table.index("DEFINE QLOCAL(HIST.REST)")
+    assert "ALTER QLOCAL(HIST.REST) MAXDEPTH(10)" in table  # the revert of the alteration
+    assert "DELETE QLOCAL(HIST.PCF)" in table and "DELETE QLOCAL(HIST.REST)" in table
+    assert "<td>REST</td>" in table and "<td>PCF</td>" in table and "<td>admin</td>" in table
+    assert "DISPLAY" not in table
+    assert "HIST.PCF" in filtered and "HIST.REST" not in filtered[filtered.index('id="history-table"'):]
+    assert "HIST.REST" in by_user and "HIST.PCF" not in by_user[by_user.index('id="history-table"'):]
+    assert 'class="mqsc revert"' in page and "data-copy=" in page and "style=" not in page
+
+
+def test_history_pages_newest_first(served: Console) -> None:
+    for i in range(55):
+        mqsc(served, f"DEFINE QLOCAL(HIST.PAGE.{i:02d})", ADMIN)
+    with served.client("admin", "adminpw") as client:
+        first = client.get(PREFIX + "/history", params={"name": "HIST.PAGE"}).text
+        second = client.get(PREFIX + "/history", params={"name": "HIST.PAGE", "page": "2"}).text
+    assert "55 changes, page 1 of 2" in first and "HIST.PAGE.54" in first and "HIST.PAGE.04)" not in first
+    assert "HIST.PAGE.04" in second and "HIST.PAGE.54" not in second
+
+
+def test_reverts_of_every_sort_of_change() -> None:
+    engine = open_engine(None)
+    try:
+        for text in ("DEFINE QLOCAL(R.Q) MAXDEPTH(100)", "DELETE QLOCAL(R.Q)", "DEFINE CHANNEL(R.C) CHLTYPE(SVRCONN) DESCR('one')",
+                     "ALTER CHANNEL(R.C) CHLTYPE(SVRCONN) DESCR('two')", "DEFINE NAMELIST(R.N) NAMES(A,B)", "DELETE NAMELIST(R.N)",
+                     "SET AUTHREC PROFILE(R.*) OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(PUT,GET)",
+                     "SET AUTHREC PROFILE(R.*) OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHRMV(PUT) AUTHADD(BROWSE)", "ALTER QMGR DESCR('changed')",
+                     "CLEAR QLOCAL(SYSTEM.DEFAULT.LOCAL.QUEUE)"):
+            _run(engine, text)
+        pairs = [(command_text(e), revert_text(e)) for e in engine.audit.history]
+        assert [p[1] for p in pairs] == [
+            "DELETE QLOCAL(R.Q)",
+            "DEFINE QLOCAL(R.Q) MAXDEPTH(100) REPLACE",
+            "DELETE CHANNEL(R.C)",
+            "ALTER CHANNEL(R.C) CHLTYPE(SVRCONN) DESCR('one')",
+            "DELETE NAMELIST(R.N)",
+            "DEFINE NAMELIST(R.N) NAMES(A,B) REPLACE",
+            "DELETE AUTHREC PROFILE(R.*) OBJTYPE(QUEUE) PRINCIPAL('bob')",
+            "SET AUTHREC PROFILE(R.*) OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHRMV(BROWSE) AUTHADD(PUT)",
+            "ALTER QMGR DESCR('')",
+        ]  # CLEAR changes messages: no history
+        assert all(e.via == "MQSC" and e.user == "tester" for e in engine.audit.history)
+    finally:
+        engine.close()
+
+
+def test_a_revert_applied_restores_the_object() -> None:
+    engine = open_engine(None)
+    try:
+        _run(engine, "DEFINE QLOCAL(R.BACK) MAXDEPTH(77) DESCR('kept')")
+        _run(engine, "DELETE QLOCAL(R.BACK)")
+        _run(engine, revert_text(engine.audit.history[-1]))
+        assert engine.queue("R.BACK") is not None and engine.queue("R.BACK").attrs[15] == 77  # type: ignore[union-attr]
+    finally:
+        engine.close()
+
+
+def test_history_survives_a_restart_and_stays_bounded(tmp_path: Path) -> None:
+    engine = open_engine(tmp_path)
+    _run(engine, "DEFINE QLOCAL(KEEP.ME) DESCR('x')")
+    _run(engine, "ALTER QLOCAL(KEEP.ME) DESCR('y')")
+    engine.close()
+    reopened = open_engine(tmp_path)
+    try:
+        entries = list(reopened.audit.history)
+        assert [command_text(e) for e in entries] == ["DEFINE QLOCAL(KEEP.ME) DESCR('x')", "ALTER QLOCAL(KEEP.ME) DESCR('y')"]
+        assert revert_text(entries[1]) == "ALTER QLOCAL(KEEP.ME) DESCR('x')"
+        reopened.audit.keep = 20  # formats/console.tsv keeps 10,000; the table is trimmed every 256 rows
+        for i in range(300):
+            _run(reopened, f"ALTER QLOCAL(KEEP.ME) MAXDEPTH({i + 1})")
+    finally:
+        reopened.close()
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    try:
+        rows = db.execute("SELECT COUNT(*), MAX(seq) FROM history").fetchone()
+    finally:
+        db.close()
+    assert rows[1] == 302 and rows[0] < 300
+
+
+def test_a_database_without_history_is_migrated(tmp_path: Path) -> None:
+    engine = open_engine(tmp_path)
+    engine.close()
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    db.execute("DROP TABLE history")
+    db.execute("UPDATE meta SET value='6' WHERE key='schema_version'")
+    db.commit()
+    db.close()
+    migrated = open_engine(tmp_path)
+    try:
+        _run(migrated, "DEFINE QLOCAL(AFTER.MIGRATION)")
+        assert migrated.audit.history[-1].target == "AFTER.MIGRATION"
+    finally:
+        migrated.close()
+
+
+CHILD = """
+import sys
+from pcfserver.dialects import mqsc
+from pcfserver.engine import open_engine
+engine = open_engine(sys.argv[1])
+print("READY", flush=True)
+i = int(sys.argv[2])
+while True:
+    outcome = mqsc.run(f"DEFINE QLOCAL(KILL.Q{i}) DESCR('n{i}')", lambda c: engine.execute(c, None, ("MQSC", "killer")))
+    assert outcome.status == "ok"
+    print("ACK", i, flush=True)
+    i += 1
+"""
+
+
+def test_an_acknowledged_change_keeps_its_history_row_through_kill_9(tmp_path: Path) -> None:
+    acked = acknowledged_until_killed(CHILD, tmp_path, 0, 1.0)
+    assert acked, "the child acknowledged nothing before it was killed"
+    engine = open_engine(tmp_path)
+    try:
+        recorded = {e.target for e in engine.audit.history}
+        for _, number in acked:
+            assert f"KILL.Q{number}" in recorded
+            assert engine.queue(f"KILL.Q{number}") is not None
+        assert all(e.user == "killer" for e in engine.audit.history)
+        # and nothing the store did not keep: every entry names a queue that exists
+        assert all(engine.queue(e.target) is not None for e in engine.audit.history)
+    finally:
+        engine.close()
