@@ -286,3 +286,13 @@ def test_a_user_under_its_own_authority_sees_only_what_it_may(served: Console) -
 def test_a_page_of_a_queue_that_is_not_there(admin: httpx.Client) -> None:
     assert admin.get(PREFIX + "/queues/NO.SUCH.QUEUE").status_code == 404
     assert admin.get(PREFIX + "/queues/NO.SUCH.QUEUE/messages").status_code == 404
+
+
+def test_a_queue_whose_name_holds_a_slash_opens_from_the_list(served: Console, admin: httpx.Client) -> None:
+    """MQ names may contain '/': the list links it as %2F and every tab of the queue opens, not another page."""
+    mqsc(served, "DEFINE QLOCAL('CONSOLE/SLASHED') MAXDEPTH(77)", auth=ADMIN)
+    listing = admin.get(PREFIX + "/queues", params={"name": "CONSOLE/SL*"}).text
+    assert f"{PREFIX}/queues/CONSOLE%2FSLASHED" in listing
+    detail = admin.get(PREFIX + "/queues/CONSOLE%2FSLASHED")
+    assert detail.status_code == 200 and "CONSOLE/SLASHED" in detail.text and "77" in detail.text
+    assert admin.get(PREFIX + "/queues/CONSOLE%2FSLASHED/messages").status_code == 200

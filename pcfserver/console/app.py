@@ -62,7 +62,8 @@ class ConsoleApp:
     # -- the request ---------------------------------------------------------------------------
 
     def handle(self, request: Request, peer: str, certificate_user: str | None = None, *, secure: bool = False) -> Response | ConsoleRouted:
-        path = unquote(request.path[len(PREFIX):]) or "/"
+        raw = request.path[len(PREFIX):] or "/"  # routes match the path as sent: a name's own "/" arrives as %2F
+        path = unquote(raw)
         if path.startswith("/static/"):
             return _static(path[len("/static/"):], request.method)
         if path == "/":
@@ -89,7 +90,7 @@ class ConsoleApp:
             self.auth.logout(request)
             return web.redirect("/login", (("Set-Cookie", f"{'LtpaToken2'}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),))
         for route in self.routes:
-            match = route.pattern.fullmatch(path)
+            match = route.pattern.fullmatch(raw)
             if match is None:
                 continue
             if route.method != request.method:
@@ -102,12 +103,12 @@ class ConsoleApp:
                 if not viewer.can_change and not displays and not (route.messaging and viewer.can_browse and request.method == "GET"):
                     return _refused(viewer, f"User {viewer.user} has the role MQWebAdminRO, which may display and browse but not change anything.")
             page_request = PageRequest(
-                request.method, path, match.groups(), parse_qs(request.query, keep_blank_values=True), form, files,
+                request.method, path, tuple(unquote(group) if group is not None else "" for group in match.groups()), parse_qs(request.query, keep_blank_values=True), form, files,
                 hx=request.header("hx-request") == "true",
             )
             identity, messaging = _identities(principal, route.changes and not displays)
             return ConsoleRouted(route, page_request, viewer, identity, messaging, anonymous_cookie)
-        if any(route.pattern.fullmatch(path) for route in self.routes):
+        if any(route.pattern.fullmatch(raw) for route in self.routes):
             return web.html("", 405)
         return web.page(viewer, "message.html", 404, title="Not found", text=f"There is no console page {path}.")
 

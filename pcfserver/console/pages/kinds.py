@@ -354,7 +354,7 @@ def _record(ctx: ConsoleContext, view: KindView, name: str) -> NamedObject | Non
     return record
 
 
-@route("GET", KIND + r"/(.+)")
+@route("GET", KIND + r"/([^/]+)")
 def kind_detail(ctx: ConsoleContext, request: PageRequest) -> Response:
     view = _view(request)
     if view is None:
@@ -389,7 +389,7 @@ def command_text(view: KindView, verb: str, name: str, form: Mapping[str, list[s
     return None
 
 
-@route("POST", KIND + r"/(.+)")
+@route("POST", KIND + r"/([^/]+)")
 def kind_command(ctx: ConsoleContext, request: PageRequest) -> Response:
     view = _view(request)
     if view is None:

@@ -144,12 +144,12 @@ def _properties(ctx: ConsoleContext, queue: Queue, request: PageRequest | None, 
     return _queue_page(ctx, queue, "", "queue_properties.html", status, form=form, delete_command=delete, **values)
 
 
-@route("GET", r"/queues/(.+)/delete")
+@route("GET", r"/queues/([^/]+)/delete")
 def delete_redirect(ctx: ConsoleContext, request: PageRequest) -> Response:
     return redirect(f"/queues/{_path(request.params[0])}")
 
 
-@route("POST", r"/queues/(.+)/delete")
+@route("POST", r"/queues/([^/]+)/delete")
 def delete_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
     name = request.params[0]
     queue = _queue(ctx, name)
@@ -202,7 +202,7 @@ def _row(m: StoredMessage) -> dict[str, object]:
     }
 
 
-@route("GET", r"/queues/(.+)/messages", messaging=True)
+@route("GET", r"/queues/([^/]+)/messages", messaging=True)
 def messages(ctx: ConsoleContext, request: PageRequest) -> Response:
     name = request.params[0]
     queue = _queue(ctx, name)
@@ -235,7 +235,7 @@ def messages(ctx: ConsoleContext, request: PageRequest) -> Response:
                        pages=pages, number=number, size=size, sizes=PAGE_SIZES, msgid=msg_filter, correlid=correl_filter, errors=errors)
 
 
-@route("GET", r"/queues/(.+)/messages/([0-9A-Fa-f]{48})", messaging=True)
+@route("GET", r"/queues/([^/]+)/messages/([0-9A-Fa-f]{48})", messaging=True)
 def message_detail(ctx: ConsoleContext, request: PageRequest) -> Response:
     name, wanted = request.params[0], bytes.fromhex(request.params[1])
     queue = _queue(ctx, name)
@@ -256,7 +256,7 @@ def _message_view(ctx: ConsoleContext, queue: Queue, tab: str, md: MessageDescri
                        properties=md.properties, body=body_of(md, body), got=got)
 
 
-@route("GET", r"/queues/(.+)/tail", messaging=True)
+@route("GET", r"/queues/([^/]+)/tail", messaging=True)
 def tail(ctx: ConsoleContext, request: PageRequest) -> Response:
     name = request.params[0]
     queue = _queue(ctx, name)
@@ -298,7 +298,7 @@ def _put_page(ctx: ConsoleContext, queue: Queue, status: int = 200, **values: ob
     return _queue_page(ctx, queue, "/put", "queue_put.html", status, max_length=_max_length(ctx, queue), **values)
 
 
-@route("GET", r"/queues/(.+)/put")
+@route("GET", r"/queues/([^/]+)/put")
 def put_form(ctx: ConsoleContext, request: PageRequest) -> Response:
     name = request.params[0]
     queue = _queue(ctx, name)
@@ -321,7 +321,7 @@ def _properties_of(text: str) -> tuple[tuple[tuple[str, str], ...], str]:
     return tuple(out), ""
 
 
-@route("POST", r"/queues/(.+)/put", messaging=True)
+@route("POST", r"/queues/([^/]+)/put", messaging=True)
 def put_message(ctx: ConsoleContext, request: PageRequest) -> Response:
     name = request.params[0]
     queue = _queue(ctx, name)
@@ -359,7 +359,7 @@ def put_message(ctx: ConsoleContext, request: PageRequest) -> Response:
     return _put_page(ctx, queue, done={"msg_id": hex_id(md.msg_id), "length": len(body), "browsable": queue.qtype != mq.MQQT_REMOTE}, fields={})
 
 
-@route("GET", r"/queues/(.+)/get")
+@route("GET", r"/queues/([^/]+)/get")
 def get_form(ctx: ConsoleContext, request: PageRequest) -> Response:
     name = request.params[0]
     queue = _queue(ctx, name)
@@ -370,7 +370,7 @@ def get_form(ctx: ConsoleContext, request: PageRequest) -> Response:
     return _queue_page(ctx, queue, "/get", "queue_get.html", md=None, problem="")
 
 
-@route("POST", r"/queues/(.+)/get", messaging=True)
+@route("POST", r"/queues/([^/]+)/get", messaging=True)
 def get_message(ctx: ConsoleContext, request: PageRequest) -> Response:
     name = request.params[0]
     queue = _queue(ctx, name)
@@ -387,7 +387,7 @@ def get_message(ctx: ConsoleContext, request: PageRequest) -> Response:
 # -- clear and move ----------------------------------------------------------------------------------------------
 
 
-@route("GET", r"/queues/(.+)/clear")
+@route("GET", r"/queues/([^/]+)/clear")
 def clear_form(ctx: ConsoleContext, request: PageRequest) -> Response:
     name = request.params[0]
     queue = _queue(ctx, name)
@@ -398,7 +398,7 @@ def clear_form(ctx: ConsoleContext, request: PageRequest) -> Response:
     return _queue_page(ctx, queue, "/clear", "queue_clear.html", command=f"CLEAR QLOCAL({mqsc.quote(queue.name)})", ran=None)
 
 
-@route("POST", r"/queues/(.+)/clear")
+@route("POST", r"/queues/([^/]+)/clear")
 def clear_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
     name = request.params[0]
     queue = _queue(ctx, name)
@@ -414,7 +414,7 @@ def _move_command(source: str, target: str, kind: str) -> str:
     return command + (" TYPE(ADD)" if kind == "ADD" else "")
 
 
-@route("GET", r"/queues/(.+)/move")
+@route("GET", r"/queues/([^/]+)/move")
 def move_form(ctx: ConsoleContext, request: PageRequest) -> Response:
     name = request.params[0]
     queue = _queue(ctx, name)
@@ -425,7 +425,7 @@ def move_form(ctx: ConsoleContext, request: PageRequest) -> Response:
     return _queue_page(ctx, queue, "/move", "queue_move.html", target="", kind="MOVE", errors={}, command="", ran=None)
 
 
-@route("POST", r"/queues/(.+)/move")
+@route("POST", r"/queues/([^/]+)/move")
 def move_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
     name = request.params[0]
     queue = _queue(ctx, name)
@@ -454,7 +454,7 @@ def _entries(words: Sequence[str]) -> dict[str, str]:
     return out
 
 
-@route("GET", r"/queues/(.+)/security")
+@route("GET", r"/queues/([^/]+)/security")
 def security(ctx: ConsoleContext, request: PageRequest) -> Response:
     name = request.params[0]
     queue = _queue(ctx, name)
@@ -475,7 +475,7 @@ def security(ctx: ConsoleContext, request: PageRequest) -> Response:
 # -- properties (last: its pattern takes any name) ----------------------------------------------------------------
 
 
-@route("GET", r"/queues/(.+)")
+@route("GET", r"/queues/([^/]+)")
 def properties(ctx: ConsoleContext, request: PageRequest) -> Response:
     name = request.params[0]
     queue = _queue(ctx, name)
@@ -484,7 +484,7 @@ def properties(ctx: ConsoleContext, request: PageRequest) -> Response:
     return _properties(ctx, queue, None, created=request.arg("created") == "1")
 
 
-@route("POST", r"/queues/(.+)")
+@route("POST", r"/queues/([^/]+)")
 def alter_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
     name = request.params[0]
     queue = _queue(ctx, name)
