@@ -12,6 +12,8 @@ chromium-driver).  Pages the server does not have yet are skipped.  ``--dark`` a
 from __future__ import annotations
 
 import argparse
+import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -67,15 +69,35 @@ def demo(served: object) -> None:
                    timeout=30)
 
 
+def traffic(served: object, seconds: float) -> None:
+    """Puts and gets for a while, so that the overview's charts (one sample every 10 s) have a line to draw."""
+    import time
+
+    base = served.http + "/ibmmq/rest/v2/messaging/qmgr/QM1/queue/APP.ORDERS/message"  # type: ignore[attr-defined]
+    headers = {"ibm-mq-rest-csrf-token": "x", "Content-Type": "text/plain"}
+    end = time.monotonic() + seconds
+    with httpx.Client(timeout=30) as client:
+        step = 0
+        while time.monotonic() < end:
+            step += 1
+            for _ in range(5 + step % 7):
+                client.post(base, content=b"tick", headers=headers)
+            for _ in range(3 + step % 5):
+                client.delete(base, headers=headers)
+            time.sleep(0.5)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
     parser.add_argument("--dark", action="store_true", help="also the dark theme (file names end -dark)")
+    parser.add_argument("--chart-seconds", type=float, default=35, help="traffic before the pictures, for the overview's charts (default 35)")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, console_server(Path(tmp)) as served:
         demo(served)  # before any user exists: the REST API is open (loopback only)
+        traffic(served, args.chart_seconds)
         add_user(served.data, "admin", ["MQWebAdmin"], "admin")  # the server reads its users again at the next request
         with browser() as driver:
             sign_in(driver, served, "admin", "admin")
@@ -90,6 +112,8 @@ def main() -> int:
                     driver.get(served.url(path))
                     target = out / f"{name}{suffix}.png"
                     driver.save_screenshot(str(target))
+                    if shutil.which("pngquant"):  # Debian's pngquant: a palette PNG a quarter of the size, for the repository
+                        subprocess.run(["pngquant", "--quality", "70-95", "--force", "--output", str(target), str(target)], check=False)
                     print(f"{PREFIX}{path} -> {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}")
     return 0
 

@@ -136,5 +136,5 @@ def queues(ctx: ConsoleContext, request: PageRequest) -> Response:
     rows, total = queue_rows(ctx, query)
     pages = max(1, -(-total // query.size))
     template = "queue_rows.html" if request.hx else "queues.html"
-    return page(ctx, template, title="Queues", query=query, rows=rows, total=total, pages=pages, types=sorted(TYPE_WORDS.values()),
+    return page(ctx, template, title="Queues", request_path="/queues", query=query, rows=rows, total=total, pages=pages, types=sorted(TYPE_WORDS.values()),
                 sizes=PAGE_SIZES, sorts=SORTS)
