@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 import trio
@@ -30,11 +31,11 @@ class GatedEngine:
         self.committing = threading.Event()
         self.commits = 0
 
-    def execute_batch(self, commands: Sequence[Message]) -> list[list[Message]]:
-        return self.inner.execute_batch(commands)
+    def execute_batch(self, commands: Sequence[Message], *context: Any) -> list[list[Message]]:
+        return self.inner.execute_batch(commands, *context)
 
-    def apply_batch(self, commands: Sequence[Message]) -> tuple[list[list[Message]], Batch]:
-        return self.inner.apply_batch(commands)
+    def apply_batch(self, commands: Sequence[Message], *context: Any) -> tuple[list[list[Message]], Batch]:
+        return self.inner.apply_batch(commands, *context)  # context: the identity and the origin (the history's)
 
     def commit(self, batch: Batch) -> None:
         self.commits += 1
