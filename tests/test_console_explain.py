@@ -7,7 +7,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pcfserver import QueueManager, mq
-from pcfserver.console.explain import READ_ONLY, RECORDS, SERVER, explain, operations, parse_auth, set_authrec
+from pcfserver.console.explain import (
+    READ_ONLY,
+    RECORDS,
+    SERVER,
+    explain,
+    object_types,
+    operations,
+    parse_auth,
+    set_authrec,
+    usual_operations,
+)
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.outcome import OK
 from pcfserver.engine.authority import AuthorityRecords, Identity, object_authorities, operation_allowed
@@ -112,3 +122,11 @@ def test_operations_offered_are_those_the_object_type_takes() -> None:
         assert {parse_auth(w) for w in words} == set(auths)
     assert "PUT" in operations(mq.MQOT_Q) and "PUB" in operations(mq.MQOT_TOPIC)
     assert parse_auth("ALL") is None and parse_auth("nonsense") is None
+
+
+def test_every_object_type_starts_from_an_operation_it_takes() -> None:
+    """formats/authrec-object-types.tsv's usual column: one per type, an authority the type takes."""
+    usual = usual_operations()
+    assert usual["QUEUE"] == "PUT" and usual["QMGR"] == "CONNECT" and usual["TOPIC"] == "PUB"
+    for word, object_type in object_types().items():
+        assert usual.get(word) in operations(object_type), word

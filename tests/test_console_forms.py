@@ -7,13 +7,15 @@ import pytest
 from pcfserver import kinds, mq
 from pcfserver.console import forms
 from pcfserver.dialects import mqsc
+from pcfserver.tables import read_table
 
 
 def test_a_local_queue_form_has_the_settable_attributes_with_words_and_defaults() -> None:
     form = forms.queue_form("QLOCAL")
     maxdepth = form.field("MAXDEPTH")
     assert maxdepth is not None and maxdepth.kind == "number" and maxdepth.default == "5000" and maxdepth.range == "0..999999999"
-    assert "MQIA_MAX_Q_DEPTH" in maxdepth.description and maxdepth.label == "Max queue depth"
+    assert "MQIA_MAX_Q_DEPTH" in maxdepth.hints and maxdepth.label == "Max queue depth"
+    assert maxdepth.description.startswith("Largest number of messages")  # queue-attributes.tsv's description column
     put = form.field("PUT")
     assert put is not None and put.kind == "select" and set(put.choices) == {"ENABLED", "DISABLED"} and put.default == "ENABLED"
     assert form.field("TARGET") is None and form.field("RNAME") is None  # alias and remote only
@@ -79,3 +81,24 @@ def test_list_attributes_become_mqsc_lists() -> None:
     built = forms.define_command(channel, "C1", {"attr.CONNAME": ["host(1414)"], "attr.XMITQ": ["XQ"], "attr.COMPHDR": ["NONE,SYSTEM"]})
     parsed = mqsc.parse(built.command).message
     assert parsed is not None and parsed.str_value(mq.MQCACH_CONNECTION_NAME) == "host(1414)"
+
+
+@pytest.mark.parametrize("table", ["queue", *kinds.keys()])
+def test_every_settable_attribute_has_a_description(table: str) -> None:
+    """The forms' help lines start with the table's description column: a row an administrator may set has one (one line,
+    plain, short), so that a row added without one fails here."""
+    missing = []
+    for row in read_table(f"{table}-attributes.tsv"):
+        text = row.get("description") or ""
+        if row["access"] == "set" and not text.strip():
+            missing.append(row["name"])
+        assert len(text) <= 200 and "\t" not in text and "<" not in text, (row["name"], text)
+    assert not missing, f"{table}-attributes.tsv: no description for {', '.join(missing)}"
+
+
+@pytest.mark.parametrize("table", ["queue", *kinds.keys()])
+def test_every_field_of_every_form_shows_its_description(table: str) -> None:
+    nouns = forms.QUEUE_NOUNS if table == "queue" else (forms.subtypes(table) or ("",))
+    for noun in nouns:
+        for f in forms.form_for(table, noun).fields:
+            assert f.description and f.hints.startswith(f"MQSC {f.keyword}"), (table, noun, f.keyword)

@@ -4,6 +4,7 @@ command shown with runmqsc's answer; roles hold on the server."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 
@@ -11,6 +12,7 @@ import httpx
 import pytest
 
 from pcfserver import kinds
+from pcfserver.console import forms
 from tests.console_support import PREFIX, Console, console_server, csrf_of, mqsc
 
 pytestmark = pytest.mark.timeout(180)
@@ -159,6 +161,9 @@ def test_every_kind_can_be_created_with_its_form(served: Console, kind: str) -> 
     with served.client("admin", "adminpw") as client:
         form = client.get(PREFIX + f"/objects/{kind}/new")
         assert form.status_code == 200 and 'id="object-form"' in form.text
+        shown = html.unescape(form.text)
+        for f in forms.kind_form(kind).fields:  # each help line starts with the table's description column
+            assert f'<span class="what">{f.description}</span> MQSC {f.keyword};' in shown, f.keyword
         extra = {"attr.TOPICSTR": "kind/made"} if kind == "topic" else {}
         extra |= {"service": {"attr.STARTCMD": "/bin/true"}, "channel": {"type": "SVRCONN"}, "authinfo": {"type": "IDPWOS"}}.get(kind, {})
         made = _post(client, f"/objects/{kind}/new", {"name": f"KIND.NEW.{kind.upper()}", "step": "run", **extra})

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from pcfserver.console import forms
 from tests.console_support import PREFIX, Console, console_server, csrf_of, mqsc
 
 pytestmark = pytest.mark.timeout(180)
@@ -76,6 +77,17 @@ def test_create_previews_the_command_then_runs_it(served: Console, admin: httpx.
     assert "MAXDEPTH(1234)" in shown and "DESCR(made in the console)" in shown
     queue_page = admin.get(PREFIX + "/queues/CONSOLE.NEW?created=1").text
     assert "Queue CONSOLE.NEW created." in queue_page and 'value="1234"' in queue_page
+
+
+def test_each_field_shows_what_the_attribute_does_then_its_keyword(admin: httpx.Client) -> None:
+    page = admin.get(PREFIX + "/queues/new", params={"type": "QLOCAL"}).text
+    found = re.search(r'<small id="f-maxdepth-help" class="help">(.*?)</small>', page, re.S)
+    assert found, "no help line for MAXDEPTH"
+    help_text = html.unescape(re.sub(r"<[^>]+>", "", found[1]))
+    described = forms.queue_form("QLOCAL").field("MAXDEPTH")
+    assert described is not None and described.description  # formats/queue-attributes.tsv's description column
+    assert help_text.startswith(described.description) and help_text.index("MQSC MAXDEPTH") > len(described.description)
+    assert "Largest number of messages the queue may hold" in help_text
 
 
 def test_a_failed_create_shows_runmqsc_lines(served: Console, admin: httpx.Client) -> None:

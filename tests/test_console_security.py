@@ -3,6 +3,7 @@ as Allow / Block / Warn, "why was this refused?" agreeing with what the server r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import httpx
@@ -55,6 +56,24 @@ def test_chlauth_rules_show_as_allow_block_and_warn(served: Console) -> None:
         assert ">Allow<" in rows["SEC.APP/ADDRESSMAP"] and "ADDRESS(10.0.0.*)" in rows["SEC.APP/ADDRESSMAP"]
         assert ">Block<" in rows["SEC.APP/BLOCKUSER"] and "nobody" in rows["SEC.APP/BLOCKUSER"]
         assert ">Warn<" in rows["SEC.WARN/ADDRESSMAP"]
+
+
+def _chosen(page: str, select_id: str) -> str:
+    found = re.search(rf'<select id="{select_id}".*?</select>', page, re.S)
+    assert found, select_id
+    chosen = re.findall(r"<option[^>]* selected[^>]*>([^<]+)</option>", found[0])
+    assert len(chosen) == 1, chosen
+    return chosen[0]
+
+
+def test_why_refused_starts_from_the_usual_operation_of_the_object_type(served: Console) -> None:
+    with served.client("admin", "adminpw") as client:
+        page = client.get(PREFIX + "/security").text
+        assert _chosen(page, "why-objtype") == "QUEUE" and _chosen(page, "why-op") == "PUT"  # not ALTUSR, the first word
+        assert _chosen(_why(client, objtype="QMGR"), "why-op") == "CONNECT"
+        assert _chosen(_why(client, objtype="TOPIC"), "why-op") == "PUB"
+        assert _chosen(_why(client, objtype="TOPIC", op="SUB"), "why-op") == "SUB"  # what was asked stays chosen
+        assert 'data-sets="why-op"' in page and '<option selected data-usual="PUT">QUEUE</option>' in page  # console.js follows a new type
 
 
 def test_why_refused_agrees_with_what_the_server_does(served: Console) -> None:

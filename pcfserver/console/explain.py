@@ -15,6 +15,7 @@ from functools import cache
 from pcfserver import mq
 from pcfserver.dialects.keywords import word_for, words_of
 from pcfserver.engine.authority import READ_ONLY_AUTHS, AuthorityRecords, Identity, entities_of, object_authorities
+from pcfserver.tables import read_table, value_of
 
 SERVER = "server"  # no identity: the server's own authority
 READ_ONLY = "read-only"  # MQWebAdminRO
@@ -96,6 +97,14 @@ def object_types() -> dict[str, int]:
 def operations(object_type: int) -> tuple[str, ...]:
     """The authority words an object type takes (PUT, GET, BROWSE ... for a queue), in MQAUTH_* order."""
     return auth_words(object_authorities().get(object_type, frozenset()))
+
+
+@cache
+def usual_operations() -> dict[str, str]:
+    """OBJTYPE word -> the authority word a question about that type starts from (formats/authrec-object-types.tsv's
+    ``usual``: PUT on a queue, CONNECT on the queue manager, PUB on a topic)."""
+    usual = {value_of(row["object_type"]): value_of(row["usual"]) for row in read_table("authrec-object-types.tsv") if row.get("usual")}
+    return {word: auth_word(usual[value]) for word, value in object_types().items() if value in usual}
 
 
 def parse_auth(word: str) -> int | None:

@@ -4,8 +4,9 @@ The fields are the rows of ``formats/queue-attributes.tsv`` (queues) or ``format
 ``formats/kinds.tsv``) that an administrator may set (``access`` = set), that MQSC has a keyword for and that apply
 to the object's type (the queue type, or the kind's subtype: CHLTYPE, TRPTYPE, AUTHTYPE).  Each field shows its
 MQSC keyword, a label made from its PCF name, the words it takes (a select when the value is one of a set), its
-default for a new object and, when altering, the object's current value.  The tables hold no description of an
-attribute, so the help line names the keyword, the PCF parameter and the range or length the tables give.
+default for a new object and, when altering, the object's current value.  Its help line is the table's
+``description`` (what the attribute does: this project's paraphrase of IBM's documentation), then the keyword, the
+PCF parameter and the range or length the tables give.
 
 A submitted form becomes one MQSC command: ``DEFINE <noun>(name) [<subtype keyword>(word)] KEYWORD(value) ...`` with
 only the fields whose value differs from the default, or ``ALTER`` with only the fields whose value differs from the
@@ -55,7 +56,8 @@ class Field:
     default: str  # as MQSC writes it ("" = none known)
     range: str  # "0..999999999" or ""
     max_length: int  # characters of a string (0: not a string, or no limit)
-    description: str  # what the tables say about it: keyword, PCF name, range or length
+    description: str  # what the attribute does: the table's description column (one sentence)
+    hints: str  # what the tables say about its form: keyword, PCF name, range or length
     current: str | None = None  # the object's value when altering, as MQSC writes it
 
     @property
@@ -189,7 +191,7 @@ def _field(attr: Attr, row: Mapping[str, str], default: object, qmgr: str, curre
     return Field(
         keyword=keyword, name=attr.name, parameter=attr.parameter, pcf=pcf, label=label_of(attr.name), kind=kind,
         choices=tuple(words), flags=flags & frozenset(words), default=default_text, range=range_text,
-        max_length=attr.max_length, description="; ".join(hints), current=now,
+        max_length=attr.max_length, description=row.get("description") or "", hints="; ".join(hints), current=now,
     )
 
 

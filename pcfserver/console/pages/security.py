@@ -134,6 +134,11 @@ class Question:
     def asked(self) -> bool:
         return bool(self.user and self.operation)
 
+    @property
+    def shown_operation(self) -> str:
+        """The operation the form shows: the one asked, else the usual one for the object type (PUT on a queue)."""
+        return self.operation or explain.usual_operations().get(self.objtype, "")
+
 
 @dataclass(frozen=True, slots=True)
 class Answer:
@@ -176,7 +181,7 @@ def _page(ctx: ConsoleContext, request: PageRequest, status: int = 200, ran: Ran
         may_records=may_records, may_rules=may_rules, rules=chlauth_rules(ctx) if may_rules else [],
         chlauth_enabled=qmgr.get(mq.MQIA_CHLAUTH_RECORDS) != mq.MQCHLA_DISABLED, question=question, told=told,
         object_types=sorted(explain.object_types()), all_operations=explain.auth_words(frozenset().union(*object_authorities().values())),
-        auth_word=explain.auth_word, ran=ran, request_path="/security",
+        usual_operations=explain.usual_operations(), auth_word=explain.auth_word, ran=ran, request_path="/security",
     )
 
 

@@ -64,5 +64,19 @@ document.addEventListener("click", async (event) => {
   }
 });
 
+// <select data-sets="ID"> whose <option data-usual="WORD">: choosing that option also chooses WORD in select ID (the
+// "Why was this refused?" form: a queue starts from PUT, the queue manager from CONNECT, a topic from PUB).
+document.addEventListener("change", (event) => {
+  const select = event.target;
+  if (!(select instanceof HTMLSelectElement) || !select.dataset.sets) {
+    return;
+  }
+  const option = select.selectedOptions[0];
+  const target = document.getElementById(select.dataset.sets);
+  if (option && option.dataset.usual && target instanceof HTMLSelectElement) {
+    target.value = option.dataset.usual;
+  }
+});
+
 // htmx sends the page's CSRF token in the ibm-mq-csrf-token header (hx-headers on <body>); forms carry it as a field.
 export {};
