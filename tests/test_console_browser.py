@@ -93,3 +93,26 @@ def test_overview_and_history_have_no_serious_accessibility_violation(driver: An
     driver.get(secured.url(path))
     violations = axe_violations(driver)
     assert not violations, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
+
+
+POST_FROM_PAGE = """
+const [path, body, token, done] = arguments;
+const headers = {"Content-Type": "application/x-www-form-urlencoded"};
+if (token) { headers["ibm-mq-csrf-token"] = token; }
+fetch(path, {method: "POST", body: body, headers: headers, credentials: "same-origin", redirect: "manual"})
+  .then(r => done(r.status), e => done(String(e)));
+"""
+
+
+def test_a_post_without_the_csrf_token_is_refused(driver: Any, secured: Console) -> None:
+    """Signed in, the browser sends its login cookie with any same-origin POST: without the page's token it changes nothing."""
+    from selenium.webdriver.common.by import By
+
+    sign_in(driver, secured, "admin", "adminpw", "/mqsc")
+    path = "/ibmmq/console/mqsc"
+    assert driver.execute_async_script(POST_FROM_PAGE, path, "command=DEFINE+QLOCAL(CSRF.FORGED)", "") == 403
+    assert driver.execute_async_script(POST_FROM_PAGE, path, "command=DEFINE+QLOCAL(CSRF.FORGED)", "0" * 64) == 403
+    token = driver.find_element(By.CSS_SELECTOR, "input[name=csrf]").get_attribute("value")
+    assert driver.execute_async_script(POST_FROM_PAGE, path, "command=DISPLAY+QLOCAL(CSRF.FORGED)", token) == 200
+    driver.get(secured.url("/queues?name=CSRF.FORGED"))
+    assert "0 queues" in driver.find_element(By.ID, "queue-count").text
