@@ -116,3 +116,22 @@ def test_a_post_without_the_csrf_token_is_refused(driver: Any, secured: Console)
     assert driver.execute_async_script(POST_FROM_PAGE, path, "command=DISPLAY+QLOCAL(CSRF.FORGED)", token) == 200
     driver.get(secured.url("/queues?name=CSRF.FORGED"))
     assert "0 queues" in driver.find_element(By.ID, "queue-count").text
+
+
+@pytest.mark.parametrize("path", ["/overview", "/queues?system=1", "/history", "/login"])
+def test_dark_theme_has_no_serious_accessibility_violation(driver: Any, secured: Console, path: str) -> None:
+    """The dark theme (the browser's preference) keeps contrast and every other check axe makes."""
+    if path == "/login":
+        driver.delete_all_cookies()
+    else:
+        sign_in(driver, secured, "admin", "adminpw")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    try:
+        driver.get(secured.url(path))
+        assert driver.execute_script("return matchMedia('(prefers-color-scheme: dark)').matches")
+        background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        assert background != "rgb(255, 255, 255)", background
+        violations = axe_violations(driver)
+        assert not violations, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
