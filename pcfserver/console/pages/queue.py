@@ -10,7 +10,7 @@ committed messages in delivery order, after the same authority and get-inhibit c
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -87,6 +87,31 @@ def _read_only(ctx: ConsoleContext, what: str) -> Response | None:
     return page(ctx, "message.html", 403, title="Not allowed", text=f"Your role may display and browse but not {what}.")
 
 
+QueueHandler = Callable[[ConsoleContext, PageRequest, "Queue"], Response]
+
+
+def on_queue(method: str, tab: str, *, messaging: bool = False, read_only: str = "") -> Callable[[QueueHandler], QueueHandler]:
+    """Registers a page of one queue (``/queues/NAME`` + ``tab``): the handler gets the queue, which exists and which the
+    viewer may display (else the page says it is not there); ``read_only`` names what a read-only viewer cannot do
+    there (a page whose only purpose is a change)."""
+
+    def register(handler: QueueHandler) -> QueueHandler:
+        def run(ctx: ConsoleContext, request: PageRequest) -> Response:
+            name = request.params[0]
+            queue = _queue(ctx, name)
+            if queue is None:
+                return _missing(ctx, name)
+            if read_only and (refused := _read_only(ctx, read_only)) is not None:
+                return refused
+            return handler(ctx, request, queue)
+
+        route(method, r"/queues/([^/]+)" + tab, messaging=messaging)(run)
+        return handler
+
+    return register
+
+
+
 def _action(request: PageRequest) -> str:
     return "run" if request.field("action") == "run" else "preview"
 
@@ -149,12 +174,8 @@ def delete_redirect(ctx: ConsoleContext, request: PageRequest) -> Response:
     return redirect(f"/queues/{_path(request.params[0])}")
 
 
-@route("POST", r"/queues/([^/]+)/delete")
-def delete_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name = request.params[0]
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
+@on_queue("POST", "/delete")
+def delete_queue(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     noun = NOUNS.get(queue.qtype, "QLOCAL")
     command = f"DELETE {noun}({mqsc.quote(queue.name)})"
     if noun == "QLOCAL" and request.field("purge") == "1":
@@ -162,7 +183,7 @@ def delete_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
     ran = run_mqsc(ctx, command)
     if not ran.ok:
         return _properties(ctx, queue, None, 422, command=command, ran=ran)
-    return page(ctx, "queue_ran.html", title=f"Deleted {name}", request_path="/queues", name=name, command=command, ran=ran)
+    return page(ctx, "queue_ran.html", title=f"Deleted {queue.name}", request_path="/queues", name=queue.name, command=command, ran=ran)
 
 
 # -- messages: browse, detail, live tail --------------------------------------------------------------------------
@@ -202,12 +223,8 @@ def _row(m: StoredMessage) -> dict[str, object]:
     }
 
 
-@route("GET", r"/queues/([^/]+)/messages", messaging=True)
-def messages(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name = request.params[0]
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
+@on_queue("GET", "/messages", messaging=True)
+def messages(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     msg_filter, correl_filter = request.arg("msgid").strip(), request.arg("correlid").strip()
     size = int(request.arg("size")) if request.arg("size").isdigit() and int(request.arg("size")) in PAGE_SIZES else 25
     number = max(1, int(request.arg("page"))) if request.arg("page").isdigit() else 1
@@ -235,12 +252,9 @@ def messages(ctx: ConsoleContext, request: PageRequest) -> Response:
                        pages=pages, number=number, size=size, sizes=PAGE_SIZES, msgid=msg_filter, correlid=correl_filter, errors=errors)
 
 
-@route("GET", r"/queues/([^/]+)/messages/([0-9A-Fa-f]{48})", messaging=True)
-def message_detail(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name, wanted = request.params[0], bytes.fromhex(request.params[1])
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
+@on_queue("GET", "/messages/([0-9A-Fa-f]{48})", messaging=True)
+def message_detail(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
+    wanted = bytes.fromhex(request.params[1])
     try:
         found = next((m for m in _browsable(ctx, queue) if m.md.msg_id == wanted), None)
     except _Refused as refused:
@@ -256,12 +270,8 @@ def _message_view(ctx: ConsoleContext, queue: Queue, tab: str, md: MessageDescri
                        properties=md.properties, body=body_of(md, body), got=got)
 
 
-@route("GET", r"/queues/([^/]+)/tail", messaging=True)
-def tail(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name = request.params[0]
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
+@on_queue("GET", "/tail", messaging=True)
+def tail(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     since = request.arg("since")
     try:
         found = _browsable(ctx, queue)
@@ -298,14 +308,8 @@ def _put_page(ctx: ConsoleContext, queue: Queue, status: int = 200, **values: ob
     return _queue_page(ctx, queue, "/put", "queue_put.html", status, max_length=_max_length(ctx, queue), **values)
 
 
-@route("GET", r"/queues/([^/]+)/put")
-def put_form(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name = request.params[0]
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
-    if (refused := _read_only(ctx, "put messages")) is not None:
-        return refused
+@on_queue("GET", "/put", read_only="put messages")
+def put_form(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     return _put_page(ctx, queue)
 
 
@@ -321,12 +325,8 @@ def _properties_of(text: str) -> tuple[tuple[tuple[str, str], ...], str]:
     return tuple(out), ""
 
 
-@route("POST", r"/queues/([^/]+)/put", messaging=True)
-def put_message(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name = request.params[0]
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
+@on_queue("POST", "/put", messaging=True)
+def put_message(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     fields = {key: request.field(key) for key in ("body", "persistence", "priority", "properties", "correlid")}
     errors: dict[str, str] = {}
     upload = request.files.get("file", b"")
@@ -359,23 +359,13 @@ def put_message(ctx: ConsoleContext, request: PageRequest) -> Response:
     return _put_page(ctx, queue, done={"msg_id": hex_id(md.msg_id), "length": len(body), "browsable": queue.qtype != mq.MQQT_REMOTE}, fields={})
 
 
-@route("GET", r"/queues/([^/]+)/get")
-def get_form(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name = request.params[0]
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
-    if (refused := _read_only(ctx, "get messages")) is not None:
-        return refused
+@on_queue("GET", "/get", read_only="get messages")
+def get_form(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     return _queue_page(ctx, queue, "/get", "queue_get.html", md=None, problem="")
 
 
-@route("POST", r"/queues/([^/]+)/get", messaging=True)
-def get_message(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name = request.params[0]
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
+@on_queue("POST", "/get", messaging=True)
+def get_message(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     try:
         md, body = ctx.engine.messaging.get(ctx.session(), queue.name)
     except MQIError as error:
@@ -387,23 +377,13 @@ def get_message(ctx: ConsoleContext, request: PageRequest) -> Response:
 # -- clear and move ----------------------------------------------------------------------------------------------
 
 
-@route("GET", r"/queues/([^/]+)/clear")
-def clear_form(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name = request.params[0]
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
-    if (refused := _read_only(ctx, "clear queues")) is not None:
-        return refused
+@on_queue("GET", "/clear", read_only="clear queues")
+def clear_form(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     return _queue_page(ctx, queue, "/clear", "queue_clear.html", command=f"CLEAR QLOCAL({mqsc.quote(queue.name)})", ran=None)
 
 
-@route("POST", r"/queues/([^/]+)/clear")
-def clear_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name = request.params[0]
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
+@on_queue("POST", "/clear")
+def clear_queue(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     command = f"CLEAR QLOCAL({mqsc.quote(queue.name)})"
     ran = run_mqsc(ctx, command)
     return _queue_page(ctx, queue, "/clear", "queue_clear.html", 200 if ran.ok else 422, command=command, ran=ran)
@@ -414,23 +394,13 @@ def _move_command(source: str, target: str, kind: str) -> str:
     return command + (" TYPE(ADD)" if kind == "ADD" else "")
 
 
-@route("GET", r"/queues/([^/]+)/move")
-def move_form(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name = request.params[0]
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
-    if (refused := _read_only(ctx, "move messages")) is not None:
-        return refused
+@on_queue("GET", "/move", read_only="move messages")
+def move_form(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     return _queue_page(ctx, queue, "/move", "queue_move.html", target="", kind="MOVE", errors={}, command="", ran=None)
 
 
-@route("POST", r"/queues/([^/]+)/move")
-def move_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name = request.params[0]
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
+@on_queue("POST", "/move")
+def move_queue(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     target = request.field("target").strip()
     kind = "ADD" if request.field("type") == "ADD" else "MOVE"
     values: dict[str, object] = {"target": target, "kind": kind}
@@ -454,12 +424,8 @@ def _entries(words: Sequence[str]) -> dict[str, str]:
     return out
 
 
-@route("GET", r"/queues/([^/]+)/security")
-def security(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name = request.params[0]
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
+@on_queue("GET", "/security")
+def security(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     command = f"DISPLAY AUTHREC PROFILE({mqsc.quote(queue.name)}) OBJTYPE(QUEUE)"
     parsed = mqsc.parse(command).message
     assert parsed is not None
@@ -475,21 +441,13 @@ def security(ctx: ConsoleContext, request: PageRequest) -> Response:
 # -- properties (last: its pattern takes any name) ----------------------------------------------------------------
 
 
-@route("GET", r"/queues/([^/]+)")
-def properties(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name = request.params[0]
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
+@on_queue("GET", "")
+def properties(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     return _properties(ctx, queue, None, created=request.arg("created") == "1")
 
 
-@route("POST", r"/queues/([^/]+)")
-def alter_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
-    name = request.params[0]
-    queue = _queue(ctx, name)
-    if queue is None:
-        return _missing(ctx, name)
+@on_queue("POST", "")
+def alter_queue(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     noun = NOUNS.get(queue.qtype, "QLOCAL")
     form = forms.queue_form(noun, queue.attrs, ctx.engine.qmgr_name)
     built = forms.alter_command(form, queue.name, request.form)
