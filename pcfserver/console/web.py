@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import fnmatch
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -215,3 +216,63 @@ def _multipart(body: bytes, content_type: str) -> tuple[dict[str, list[str]], di
         else:
             fields.setdefault(name, []).append(data.decode("utf-8", "replace"))
     return fields, files
+
+
+# -- lists: paged, filtered and sorted by the server ----------------------------------------------------------------
+
+PAGE_SIZES = (25, 50, 100, 250)
+
+
+def name_matches(pattern: str, name: str) -> bool:
+    """A list's name filter: a generic name (``*`` and ``?`` anywhere, IBM's trailing ``*`` included) or a part of the
+    name, as typed or in upper case (MQ names are mostly upper case; a lower-case one is found as typed)."""
+    if not pattern:
+        return True
+    if "*" in pattern or "?" in pattern:
+        return fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(name, pattern.upper())
+    return pattern in name or pattern.upper() in name
+
+
+@dataclass(frozen=True, slots=True)
+class ListQuery:
+    """What a list page was asked for: a name filter, a sort (a type) of object, SYSTEM.* or not, order and page."""
+
+    name: str = ""
+    type: str = ""
+    system: bool = False  # SYSTEM.* shown
+    sort: str = "name"
+    descending: bool = False
+    page: int = 1
+    size: int = 50
+
+    @classmethod
+    def of(cls, request: PageRequest, *, types: Collection[str] = (), sorts: Collection[str] = ("name",)) -> ListQuery:
+        def number(text: str, default: int) -> int:
+            return int(text) if text.isdigit() else default
+
+        sort = request.arg("sort", "name")
+        size = number(request.arg("size"), 50)
+        wanted = request.arg("type").upper()
+        return cls(
+            name=request.arg("name").strip()[:256],
+            type=wanted if wanted in types else "",
+            system=request.arg("system") in ("1", "on", "yes", "true"),
+            sort=sort if sort in sorts else "name",
+            descending=request.arg("dir") == "desc",
+            page=max(1, number(request.arg("page"), 1)),
+            size=size if size in PAGE_SIZES else 50,
+        )
+
+    def matches(self, name: str) -> bool:
+        if not self.system and name.startswith("SYSTEM."):
+            return False
+        return name_matches(self.name, name)
+
+    def link(self, **changes: object) -> dict[str, object]:
+        """The query's parameters for a link (with some changed)."""
+        out: dict[str, object] = {
+            "name": self.name, "type": self.type, "system": "1" if self.system else "", "size": self.size, "sort": self.sort,
+            "dir": "desc" if self.descending else "", "page": self.page if self.page > 1 else "",
+        }
+        out.update(changes)
+        return out

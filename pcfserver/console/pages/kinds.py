@@ -9,7 +9,6 @@ kinds.tsv is a new list.
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -17,7 +16,7 @@ from functools import cache
 from pcfserver import kinds, mq
 from pcfserver.console import forms
 from pcfserver.console.commands import Ran, run_mqsc
-from pcfserver.console.web import ConsoleContext, PageRequest, page, route
+from pcfserver.console.web import PAGE_SIZES, ConsoleContext, ListQuery, PageRequest, page, route
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.keywords import attribute, from_pcf_value, word_for, words_of
 from pcfserver.dialects.tables import object_attributes
@@ -25,7 +24,6 @@ from pcfserver.engine.authority import operation_allowed
 from pcfserver.engine.registry import NamedObject
 from pcfserver.rest.http import Response
 
-PAGE_SIZES = (25, 50, 100, 250)
 SORTS = ("name", "status")
 KIND = r"/objects/([a-z]+)"
 
@@ -188,51 +186,8 @@ def actions(view: KindView, record: NamedObject, status: str) -> tuple[str, ...]
 
 # ---------------------------------------------------------------------------------------------- the list
 
-@dataclass(frozen=True, slots=True)
-class KindQuery:
-    name: str = ""
-    type: str = ""
-    system: bool = False
-    sort: str = "name"
-    descending: bool = False
-    page: int = 1
-    size: int = 50
-
-    @classmethod
-    def of(cls, request: PageRequest, view: KindView) -> KindQuery:
-        def number(text: str, default: int) -> int:
-            return int(text) if text.isdigit() else default
-
-        sort = request.arg("sort", "name")
-        size = number(request.arg("size"), 50)
-        wanted = request.arg("type").upper()
-        return cls(
-            name=request.arg("name").strip()[:256],
-            type=wanted if wanted in view.types else "",
-            system=request.arg("system") in ("1", "on", "yes", "true"),
-            sort=sort if sort in SORTS and (sort == "name" or view.has_status) else "name",
-            descending=request.arg("dir") == "desc",
-            page=max(1, number(request.arg("page"), 1)),
-            size=size if size in PAGE_SIZES else 50,
-        )
-
-    def matches(self, name: str) -> bool:
-        if not self.system and name.startswith("SYSTEM."):
-            return False
-        if not self.name:
-            return True
-        if "*" in self.name or "?" in self.name:
-            return fnmatch.fnmatchcase(name, self.name) or fnmatch.fnmatchcase(name, self.name.upper())
-        return self.name in name or self.name.upper() in name
-
-    def link(self, **changes: object) -> dict[str, object]:
-        """The query's parameters for a link (with some changed)."""
-        out: dict[str, object] = {
-            "name": self.name, "type": self.type, "system": "1" if self.system else "", "size": self.size, "sort": self.sort,
-            "dir": "desc" if self.descending else "", "page": self.page if self.page > 1 else "",
-        }
-        out.update(changes)
-        return out
+def kind_query(request: PageRequest, view: KindView) -> ListQuery:
+    return ListQuery.of(request, types=view.types, sorts=SORTS if view.has_status else ("name",))
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +214,7 @@ def visible(ctx: ConsoleContext, view: KindView, name: str) -> bool:
     return ctx.identity is None or operation_allowed(ctx.engine.authority, ctx.identity, view.kind.object_type, name, mq.MQAUTH_DISPLAY)
 
 
-def rows_of(ctx: ConsoleContext, view: KindView, query: KindQuery) -> tuple[list[Row], int]:
+def rows_of(ctx: ConsoleContext, view: KindView, query: ListQuery) -> tuple[list[Row], int]:
     """One page of rows and how many objects match; only the page's rows are built."""
     table = ctx.engine.objects.by_type.get(view.kind.object_type, {})
     wanted: int | None = None
@@ -307,7 +262,7 @@ def kind_list(ctx: ConsoleContext, request: PageRequest) -> Response:
     view = _view(request)
     if view is None:
         return _not_found(ctx, f"There is no kind of object {request.params[0]}.")
-    query = KindQuery.of(request, view)
+    query = kind_query(request, view)
     rows, total = rows_of(ctx, view, query)
     pages = max(1, -(-total // query.size))
     template = "kind_rows.html" if request.hx else "kinds.html"

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass
 
 from pcfserver import mq
-from pcfserver.console.web import ConsoleContext, PageRequest, page, route
+from pcfserver.console.web import PAGE_SIZES, ConsoleContext, ListQuery, PageRequest, page, route
 from pcfserver.engine.authority import operation_allowed
 from pcfserver.rest.http import Response
 
 TYPE_WORDS = {mq.MQQT_LOCAL: "QLOCAL", mq.MQQT_MODEL: "QMODEL", mq.MQQT_ALIAS: "QALIAS", mq.MQQT_REMOTE: "QREMOTE"}
 SORTS = ("name", "type", "depth", "full", "age")
-PAGE_SIZES = (25, 50, 100, 250)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,51 +32,13 @@ class QueueRow:
         return 0.0 if self.max_depth <= 0 else min(100.0, 100.0 * self.depth / self.max_depth)
 
 
-@dataclass(frozen=True, slots=True)
-class QueueQuery:
-    name: str = ""  # a generic name (IBM's trailing *, or * and ? anywhere) or a part of the name
-    qtype: str = ""  # QLOCAL ... or empty for all
-    system: bool = False  # SYSTEM.* shown
-    sort: str = "name"
-    descending: bool = False
-    page: int = 1
-    size: int = 50
-
-    @classmethod
-    def of(cls, request: PageRequest) -> QueueQuery:
-        def number(text: str, default: int) -> int:
-            return int(text) if text.isdigit() else default
-
-        sort = request.arg("sort", "name")
-        size = number(request.arg("size"), 50)
-        qtype = request.arg("type").upper()
-        return cls(
-            name=request.arg("name").strip().upper()[:48],
-            qtype=qtype if qtype in TYPE_WORDS.values() else "",
-            system=request.arg("system") in ("1", "on", "yes", "true"),
-            sort=sort if sort in SORTS else "name",
-            descending=request.arg("dir") == "desc",
-            page=max(1, number(request.arg("page"), 1)),
-            size=size if size in PAGE_SIZES else 50,
-        )
-
-    def matches(self, name: str) -> bool:
-        if not self.system and name.startswith("SYSTEM."):
-            return False
-        if not self.name:
-            return True
-        if "*" in self.name or "?" in self.name:
-            return fnmatch.fnmatchcase(name, self.name)
-        return self.name in name
-
-
-def queue_rows(ctx: ConsoleContext, query: QueueQuery) -> tuple[list[QueueRow], int]:
+def queue_rows(ctx: ConsoleContext, query: ListQuery) -> tuple[list[QueueRow], int]:
     """One page of rows and the number of queues that match; only the page's rows are fully built."""
     engine = ctx.engine
     layer = engine.messaging
     identity = ctx.identity
     records = engine.authority
-    wanted = query.qtype
+    wanted = query.type
     chosen = []
     for name in engine.queue_names():
         if not query.matches(name):
@@ -132,7 +92,7 @@ def _int(value: object) -> int:
 
 @route("GET", r"/queues")
 def queues(ctx: ConsoleContext, request: PageRequest) -> Response:
-    query = QueueQuery.of(request)
+    query = ListQuery.of(request, types=TYPE_WORDS.values(), sorts=SORTS)
     rows, total = queue_rows(ctx, query)
     pages = max(1, -(-total // query.size))
     template = "queue_rows.html" if request.hx else "queues.html"

@@ -7,14 +7,13 @@ show them, and only to a viewer whose identity may run those displays (display a
 
 from __future__ import annotations
 
-import fnmatch
 from dataclasses import dataclass
 
 from pcfserver import mq
 from pcfserver.console import explain
 from pcfserver.console.commands import Ran, run_mqsc
 from pcfserver.console.pages.kinds import shown
-from pcfserver.console.web import ConsoleContext, PageRequest, page, route
+from pcfserver.console.web import ConsoleContext, PageRequest, name_matches, page, route
 from pcfserver.dialects.keywords import word_for
 from pcfserver.dialects.tables import object_attributes
 from pcfserver.engine import chlauth
@@ -57,12 +56,7 @@ class RecordQuery:
             return False
         if self.entity and self.entity.lower() not in entity.lower():
             return False
-        if self.profile:
-            pattern = self.profile
-            if "*" in pattern or "?" in pattern:
-                return fnmatch.fnmatchcase(profile, pattern)
-            return pattern in profile
-        return True
+        return name_matches(self.profile, profile)
 
 
 def _may_display(ctx: ConsoleContext, command: int) -> bool:
