@@ -21,7 +21,6 @@ import os
 import secrets
 from dataclasses import dataclass
 from functools import cache
-from http.cookies import CookieError, SimpleCookie
 from urllib.parse import parse_qs, quote, unquote
 
 from pcfserver.console import web
@@ -29,7 +28,7 @@ from pcfserver.console.web import PREFIX, PageRequest, Route, Viewer
 from pcfserver.engine.authority import Identity
 from pcfserver.rest.app import RestApp
 from pcfserver.rest.auth import ADMIN, ADMIN_RO, USER, Principal
-from pcfserver.rest.http import Request, Response
+from pcfserver.rest.http import Request, Response, cookie
 
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "ibm-mq-csrf-token"
@@ -77,7 +76,7 @@ class ConsoleApp:
                 return web.redirect("/login?" + "next=" + quote(target, safe=""))
             return principal
         anonymous_cookie: tuple[tuple[str, str], ...] = ()
-        session_key = self.auth.token_of(request) if principal is not None else _cookie(request, ANONYMOUS_COOKIE)
+        session_key = self.auth.token_of(request) if principal is not None else cookie(request, ANONYMOUS_COOKIE)
         if session_key is None:
             session_key = secrets.token_urlsafe(24)
             anonymous_cookie = (("Set-Cookie", f"{ANONYMOUS_COOKIE}={session_key}; Path={PREFIX}; HttpOnly; SameSite=Strict" + ("; Secure" if secure else "")),)
@@ -174,20 +173,6 @@ def _identities(principal: Principal | None, changes: bool) -> tuple[Identity | 
 
 def _refused(viewer: Viewer, text: str) -> Response:
     return web.page(viewer, "message.html", 403, title="Not allowed", text=text)
-
-
-def _cookie(request: Request, name: str) -> str | None:
-    for key, value in request.headers:
-        if key != "cookie":
-            continue
-        jar: SimpleCookie = SimpleCookie()
-        try:
-            jar.load(value)
-        except CookieError:
-            continue
-        if name in jar:
-            return jar[name].value
-    return None
 
 
 @cache

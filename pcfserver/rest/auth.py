@@ -31,10 +31,9 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.cookies import CookieError, SimpleCookie
 
 from pcfserver.engine.authority import Identity
-from pcfserver.rest.http import JSON, Request, Response, error
+from pcfserver.rest.http import JSON, Request, Response, cookie, error
 from pcfserver.users import User, UserStore
 
 log = logging.getLogger("pcfserver.auth")
@@ -183,18 +182,7 @@ class Authenticator:
 
     @staticmethod
     def _cookie(request: Request) -> str | None:
-        for name, value in request.headers:
-            if name != "cookie":
-                continue
-            jar: SimpleCookie = SimpleCookie()
-            try:
-                jar.load(value)
-            except CookieError:
-                continue
-            for key, morsel in jar.items():
-                if key.startswith(COOKIE):
-                    return morsel.value
-        return None
+        return cookie(request, COOKIE, prefix=True)
 
     def login(self, request: Request, peer: str) -> Response:
         """``POST /login``: 204 with the token cookie, 400 for a body that is not the JSON IBM documents, 401 for bad credentials."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
+from http.cookies import CookieError, SimpleCookie
 
 from pcfserver import mq
 from pcfserver.tables import read_table
@@ -33,6 +34,23 @@ class Request:
             if key == name:
                 return value
         return None
+
+
+def cookie(request: Request, name: str, *, prefix: bool = False) -> str | None:
+    """The value of a cookie the request carries (``prefix``: the first whose name starts with ``name``, as mqweb's
+    LtpaToken2 may carry a suffix); None when there is none or the header does not parse."""
+    for key, value in request.headers:
+        if key != "cookie":
+            continue
+        jar: SimpleCookie = SimpleCookie()
+        try:
+            jar.load(value)
+        except CookieError:
+            continue
+        for found, morsel in jar.items():
+            if found == name or (prefix and found.startswith(name)):
+                return morsel.value
+    return None
 
 
 @dataclass(frozen=True, slots=True)
