@@ -8,15 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.console_support import Console, axe_violations, browser, console_server, sign_in, wait_for
+from tests.console_support import Console, axe_violations, console_server, sign_in, wait_for
 
 pytestmark = pytest.mark.timeout(240)
-
-
-@pytest.fixture(scope="module")
-def driver() -> Iterator[Any]:
-    with browser() as chrome:
-        yield chrome
 
 
 @pytest.fixture(scope="module")

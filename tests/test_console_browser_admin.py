@@ -9,16 +9,10 @@ from typing import Any
 import pytest
 
 from pcfserver import kinds
-from tests.console_support import Console, axe_violations, browser, console_server, mqsc, sign_in, wait_for
+from tests.console_support import Console, axe_violations, console_server, mqsc, sign_in, wait_for
 
 pytestmark = pytest.mark.timeout(300)
 AUTH = ("admin", "adminpw")
-
-
-@pytest.fixture(scope="module")
-def driver() -> Iterator[Any]:
-    with browser() as chrome:
-        yield chrome
 
 
 @pytest.fixture(scope="module")

@@ -16,18 +16,12 @@ from pcfserver import mq
 from pcfserver.client.sync import connect_sync
 from pcfserver.codec import Message, String
 from pcfserver.codec.model import IntegerList
-from tests.console_support import PREFIX, Console, axe_violations, browser, console_server, mqsc, sign_in, wait_for
+from tests.console_support import PREFIX, Console, axe_violations, console_server, mqsc, sign_in, wait_for
 
 pytestmark = pytest.mark.timeout(300)
 REST = "/ibmmq/rest/v2/messaging/qmgr/QM1/queue/{}/message"
 REST_HEADERS = {"ibm-mq-rest-csrf-token": "x"}
 ADMIN = ("admin", "adminpw")
-
-
-@pytest.fixture(scope="module")
-def driver() -> Iterator[Any]:
-    with browser() as chrome:
-        yield chrome
 
 
 @pytest.fixture(scope="module")
