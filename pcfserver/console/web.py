@@ -276,3 +276,9 @@ class ListQuery:
         }
         out.update(changes)
         return out
+
+    def carried(self) -> dict[str, object]:
+        """What a link to another page of the same list carries (all but the page number)."""
+        out = self.link()
+        del out["page"]
+        return out
