@@ -31,7 +31,9 @@ transaction as the call that made them).
   MQTopicString property names the topic (persistent ones stored with the queue's messages, so they survive restart
   exactly as persistent messages do; a non-persistent one lasts until restart, K).  A new subscription receives a
   copy of every retained publication it matches (property MQIsRetained 'true', K name) unless it asks for new
-  publications only.  Clear Topic String removes it.
+  publications only (MQSUB) or is REQONLY(YES) (DEFINE SUB: defined()); one that cannot be delivered fails the
+  subscription, 2526.  A REQONLY(YES) subscription receives no ordinary publication.  Clear Topic String removes it.
+* DEFINE SUB DESTCLAS(MANAGED) gets its queue when it is defined (defined()), DELETE SUB removes it.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ _USER_DATA = mq.MQCACF_SUB_USER_DATA
 _SELECTOR = mq.MQCACF_SUB_SELECTOR
 _PSPROP = mq.MQIACF_PUBSUB_PROPERTIES
 _EXPIRY = mq.MQIACF_EXPIRY
+_REQUEST_ONLY = mq.MQIACF_REQUEST_ONLY
 _AS_PUBLISHED = mq.MQPRI_PRIORITY_AS_PUBLISHED
 _PSPROP_NONE = mq.MQPSPROP_NONE
 _PSPROP_MSGPROP = mq.MQPSPROP_MSGPROP
@@ -100,6 +103,7 @@ class _Target:
     dest_qmgr: str
     managed: bool
     admin: bool
+    on_request: bool  # REQONLY(YES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,6 +424,7 @@ class PubSub:
             _text(attrs, mq.MQCACF_DESTINATION_Q_MGR),
             attrs.get(DEST_CLASS) == mq.MQDC_MANAGED,
             attrs.get(_SUB_TYPE, mq.MQSUBTYPE_ADMIN) == mq.MQSUBTYPE_ADMIN,
+            attrs.get(_REQUEST_ONLY, mq.MQRU_PUBLISH_ALL) == mq.MQRU_PUBLISH_ON_REQUEST,
         )
         return target
 
@@ -445,6 +450,8 @@ class PubSub:
         target_of = self._target
         for name in names:
             target = target_of(name)
+            if target.on_request:
+                continue  # REQONLY(YES): retained publications only, when asked (IBM MQSO_PUBLICATIONS_ON_REQUEST)
             if target.select is not None:
                 if properties is None:
                     properties = dict(md.properties)
@@ -501,7 +508,8 @@ class PubSub:
             if dest_qmgr and dest_qmgr != engine.qmgr_name:
                 raise MQIError(mq.MQRC_UNKNOWN_REMOTE_Q_MGR)  # no channels here (formats/messaging-rules.tsv)
             if target.managed and target.admin and engine.queue(dest) is None:
-                # DEFINE SUB DESTCLAS(MANAGED): its queue is made from the topic's MDURMDL when first needed
+                # DEFINE SUB DESTCLAS(MANAGED) makes its queue (defined()); one defined before it did (an older data
+                # directory) or whose queue was deleted gets it from the topic's MDURMDL here
                 model = self.resolve(_text(target.record.attrs, TOPIC_STRING))[mq.MQCA_MODEL_DURABLE_Q]
                 self._make_managed_queue(dest, str(model), True)
             self._layer.deliver(session, dest, md, body, syncpoint, managed=target.managed)
@@ -659,6 +667,7 @@ class PubSub:
         sub_id = new_sub_id(engine)
         queue = (MANAGED_DURABLE if durable else MANAGED_NON_DURABLE) + sub_id[-16:]
         model = resolved[mq.MQCA_MODEL_DURABLE_Q if durable else mq.MQCA_MODEL_NON_DURABLE_Q]
+        mark = engine.mark()
         self._make_managed_queue(queue, str(model), durable)
         date, clock = engine.now()
         key = name if durable and name else sub_id
@@ -688,12 +697,31 @@ class PubSub:
             owned.add(key)
             engine.record_undo(lambda: owned.discard(key))
         if not new_publications_only:
-            self.send_retained(session, record)
+            try:
+                self.send_retained(session, record)
+            except MQIError:
+                engine.rollback_to(mark)  # IBM RC2526: the subscription is not created
+                raise
         return self._info(record)
 
+    def defined(self, record: NamedObject, old: NamedObject | None) -> None:
+        """An administrative subscription is defined (DEFINE SUB, Copy, Replace), in the command's unit of work: a
+        managed destination gets its queue now, from the topic's MDURMDL (IBM makes it with the subscription), and
+        a new subscription receives the retained publications it matches unless REQONLY(YES)
+        (formats/pubsub-rules.tsv)."""
+        attrs = record.attrs
+        if attrs.get(DEST_CLASS) == mq.MQDC_MANAGED:
+            dest = _text(attrs, DEST)
+            if dest and self._engine.queue(dest) is None:
+                model = self.resolve(_text(attrs, TOPIC_STRING))[mq.MQCA_MODEL_DURABLE_Q]
+                self._make_managed_queue(dest, str(model), True)
+        if old is None and attrs.get(_REQUEST_ONLY, mq.MQRU_PUBLISH_ALL) != mq.MQRU_PUBLISH_ON_REQUEST:
+            self.send_retained(self._own_session(), record)
+
     def send_retained(self, session: SessionState, record: NamedObject) -> None:
-        """Copies of the retained publications a new subscription matches onto its destination (best effort: one
-        that cannot be delivered is left out, K)."""
+        """Copies of the retained publications a new subscription matches onto its destination, outside syncpoint
+        in the caller's unit of work.  One that neither its destination nor (USEDLQ) the dead-letter queue takes
+        fails the subscription: MQRC_RETAINED_NOT_DELIVERED 2526 (IBM RC2526: the subscription is not created)."""
         retained = self.retained()
         if not retained:
             return
@@ -712,7 +740,9 @@ class PubSub:
             if target.select is not None and not target.select(dict(own)):
                 continue
             copy, data = self._copy(target, topic, replace(md, properties=own), body, retained=True)
-            self._deliver_copy(session, target, copy, data, False, False)
+            use_dlq = self.resolve(topic)[mq.MQIA_USE_DEAD_LETTER_Q] == mq.MQUSEDLQ_YES
+            if not self._deliver_copy(session, target, copy, data, False, use_dlq):
+                raise MQIError(mq.MQRC_RETAINED_NOT_DELIVERED)
 
     def unsubscribe(self, name: str) -> None:
         """Ends a subscription made through the API (MQCLOSE with MQCO_REMOVE_SUB for a durable one): it goes, with
