@@ -14,9 +14,9 @@ transaction as the call that made them).
 * Publishing (:meth:`PubSub.publish`): the topic's resolved attributes (topictree) decide: PUB(DISABLED) 2051;
   persistence and priority not given: DEFPSIST / DEFPRTY.  A matching subscription with a SELECTOR receives the
   publication only when the selector (pcfserver.engine.selector) is TRUE on the publication's properties.  Each
-  copy: a new MsgId, CorrelId = the subscription's DestinationCorrelId (its SubId unless set), the publication's
-  Expiry, priority the publication's unless the subscription's PUBPRTY names one (0-9) or AS_Q_DEF (the queue's
-  DEFPRTY), and the publish/subscribe properties its PSPROP asks for (NONE none; MSGPROP the message properties
+  copy: a new MsgId, CorrelId = the subscription's DestinationCorrelId (its SubId unless set; MQCI_NONE: the
+  publication's own), the publication's Expiry and ReplyToQ/ReplyToQMgr (none with MQPMO_SUPPRESS_REPLYTO),
+  priority the publication's unless the subscription's PUBPRTY names one (0-9) or AS_Q_DEF (the queue's DEFPRTY), and the publish/subscribe properties its PSPROP asks for (NONE none; MSGPROP the message properties
   MQTopicString and, when set, MQSubUserData; RFH2/COMPAT the same in an MQRFH2 mqps folder).  A copy the
   destination refuses (full, put-inhibited, missing, too long) goes to the dead-letter queue behind an MQDLH when
   USEDLQ(YES) and there is one, else it failed (MaxUncommittedMsgs reached by the copies is the publisher's 2024
@@ -52,7 +52,7 @@ from pcfserver.engine.messages import MessageDescriptor, MQIError, descriptor
 from pcfserver.engine.messaging import FORMAT_RFH2, rfh2_header
 from pcfserver.engine.registry import NamedObject, Queue
 from pcfserver.engine.selector import Predicate, SelectorError, compile_selector
-from pcfserver.engine.spec import byte_value
+from pcfserver.engine.spec import byte_text, byte_value
 from pcfserver.engine.store import DeleteObject, DeleteQueue, PutObject, PutQueue
 from pcfserver.engine.topictree import TopicTree, anchor, levels
 
@@ -78,6 +78,7 @@ _SELECTOR = mq.MQCACF_SUB_SELECTOR
 _PSPROP = mq.MQIACF_PUBSUB_PROPERTIES
 _EXPIRY = mq.MQIACF_EXPIRY
 _REQUEST_ONLY = mq.MQIACF_REQUEST_ONLY
+_CI_NONE = bytes(mq.MQ_CORREL_ID_LENGTH)
 _AS_PUBLISHED = mq.MQPRI_PRIORITY_AS_PUBLISHED
 _PSPROP_NONE = mq.MQPSPROP_NONE
 _PSPROP_MSGPROP = mq.MQPSPROP_MSGPROP
@@ -347,9 +348,18 @@ class PubSub:
         properties: tuple[tuple[str, str], ...] = (),
         syncpoint: bool = False,
         warn_if_no_subs: bool = False,
+        correl_id: bytes | None = None,
+        reply_to_q: str = "",
+        reply_to_qmgr: str = "",
+        suppress_reply_to: bool = False,
     ) -> MessageDescriptor:
         """One publication (MQPUT to a topic); answers the descriptor as the publisher put it.  ``expiry`` (tenths of
-        a second, MQMD Expiry) goes onto every copy.  ``warn_if_no_subs`` (MQPMO_WARN_IF_NO_SUBS_MATCHED): when no
+        a second, MQMD Expiry) goes onto every copy.  ``correl_id`` (MQMD CorrelId) reaches the copies of the
+        subscriptions whose correlation id is MQCI_NONE (IBM SubCorrelId q100150_: set with MQSO_SET_CORREL_ID and
+        MQCI_NONE, "the correlation identifier created by the original put"); the others carry their own.
+        ``reply_to_q``/``reply_to_qmgr`` (ReplyToQMgr blank: this queue manager, as MQPUT) go onto every copy
+        (fields a subscription does not change come from the published message) unless ``suppress_reply_to``
+        (MQPMO_SUPPRESS_REPLYTO, which strips them from the copies).  ``warn_if_no_subs`` (MQPMO_WARN_IF_NO_SUBS_MATCHED): when no
         subscription took a copy the call still succeeds, leaving MQRC_NO_SUBS_MATCHED 2550 in ``session.last_reason``
         (IBM's warning); without it, success and no reason."""
         engine = self._engine
@@ -365,14 +375,17 @@ class PubSub:
             priority = int(resolved[mq.MQIA_DEF_PRIORITY])
         layer = self._layer
         own = tuple(p for p in properties if p[0] != TOPIC_PROPERTY) if properties else properties
-        md = layer.publication_descriptor(session, persistence, priority, own, expiry=expiry)
+        md = layer.publication_descriptor(
+            session, persistence, priority, own, expiry=expiry, correl_id=correl_id, reply_to_q=reply_to_q, reply_to_qmgr=reply_to_qmgr
+        )
+        copied = replace(md, reply_to_q="", reply_to_qmgr="") if suppress_reply_to and md.reply_to_q else md
         if self._deadlines:
             self.expire()
         mark = engine.mark()
         try:
-            reached = self._deliver_all(session, topic, md, body, resolved, syncpoint)
+            reached = self._deliver_all(session, topic, copied, body, resolved, syncpoint)
             if retain:
-                self._retain(session, topic, md, body, syncpoint)
+                self._retain(session, topic, copied, body, syncpoint)
         except MQIError:
             engine.rollback_to(mark)  # delivered to nobody
             raise
@@ -494,7 +507,7 @@ class PubSub:
                 body = rfh2_header("mqps", _mqps(added), md.encoding, md.coded_char_set_id, md.format) + body
                 fmt = FORMAT_RFH2
         return descriptor(
-            self._layer.new_msg_id(), target.correl, priority, md.persistence, md.expiry, fmt, md.reply_to_q, md.reply_to_qmgr,
+            self._layer.new_msg_id(), md.correl_id if target.correl == _CI_NONE else target.correl, priority, md.persistence, md.expiry, fmt, md.reply_to_q, md.reply_to_qmgr,
             md.put_appl_name, md.put_date, md.put_time, md.user_identifier, md.backout_count, md.encoding, md.coded_char_set_id,
             properties,
         ), body
@@ -632,13 +645,14 @@ class PubSub:
 
     def subscribe(
         self, session: SessionState, topic: str, *, name: str | None = None, durable: bool = False, new_publications_only: bool = False,
-        wildcard_schema: int = mq.MQWS_TOPIC, selector: str = "",
+        wildcard_schema: int = mq.MQWS_TOPIC, selector: str = "", correl_id: bytes | None = None,
     ) -> SubscriptionInfo:
         """MQSUB with a managed destination: a durable subscription is made (or resumed, by its name) and stored; a
         non-durable one lasts until :meth:`unsubscribe` or its session ends.  ``selector``: the SelectionString
         (pcfserver.engine.selector); one that is not a selector fails MQRC_SELECTION_NOT_AVAILABLE 2551 when the
         subscription is made (IBM "Message selector syntax": there is no extended selection provider here) and
-        MQRC_SELECTOR_SYNTAX_ERROR 2459 when one is resumed."""
+        MQRC_SELECTOR_SYNTAX_ERROR 2459 when one is resumed.  ``correl_id``: MQSO_SET_CORREL_ID with this
+        SubCorrelId (MQCI_NONE: each copy keeps the publication's CorrelId, IBM q100150_); None: the SubId."""
         engine = self._engine
         if engine.qmgr_attr(mq.MQIA_PUBSUB_MODE) == mq.MQPSM_DISABLED:
             raise MQIError(mq.MQRC_PUBSUB_INHIBITED)
@@ -678,7 +692,7 @@ class PubSub:
             TOPIC_STRING: topic,
             DEST: queue,
             DEST_CLASS: mq.MQDC_MANAGED,
-            DEST_CORREL: sub_id,
+            DEST_CORREL: sub_id if correl_id is None else byte_text(correl_id[: mq.MQ_CORREL_ID_LENGTH], mq.MQ_CORREL_ID_LENGTH),
             _SCHEMA: wildcard_schema,
             _SELECTOR: selector,
             mq.MQIACF_SELECTOR_TYPE: mq.MQSELTYPE_STANDARD if selector.strip() else mq.MQSELTYPE_NONE,
