@@ -142,12 +142,18 @@ class Session:
         properties: dict[str, str] | None = None,
         syncpoint: bool = False,
         warn_if_no_subs: bool = False,
+        correl_id: bytes | None = None,
+        reply_to_q: str = "",
+        reply_to_qmgr: str = "",
+        suppress_reply_to: bool = False,
     ) -> MessageDescriptor:
         """MQPUT to a topic string: one copy to every matching subscription (``persistent``/``priority`` None: the
         topic's DEFPSIST/DEFPRTY); ``retain`` keeps it as the topic's retained publication; ``expiry`` in tenths
         of a second, on every copy.  Returns the descriptor as published.  ``warn_if_no_subs``
         (MQPMO_WARN_IF_NO_SUBS_MATCHED): when no subscription took it, :attr:`last_reason` is
-        MQRC_NO_SUBS_MATCHED 2550 (IBM's warning; the call still succeeds)."""
+        MQRC_NO_SUBS_MATCHED 2550 (IBM's warning; the call still succeeds).  ``correl_id`` reaches only the copies
+        of subscriptions whose correlation id is MQCI_NONE (the others carry their own, IBM SubCorrelId);
+        ``reply_to_q``/``reply_to_qmgr`` go onto every copy unless ``suppress_reply_to`` (MQPMO_SUPPRESS_REPLYTO)."""
         data = body.encode("utf-8") if isinstance(body, str) else bytes(body)
         persistence = None if persistent is None else (mq.MQPER_PERSISTENT if persistent else mq.MQPER_NOT_PERSISTENT)
         pubsub = self._qm.engine.pubsub
@@ -156,7 +162,8 @@ class Session:
         return self._qm.call(
             lambda: pubsub.publish(
                 state, topic_string, data, retain=retain, persistence=persistence, priority=priority, expiry=expiry, properties=props,
-                syncpoint=syncpoint, warn_if_no_subs=warn_if_no_subs,
+                syncpoint=syncpoint, warn_if_no_subs=warn_if_no_subs, correl_id=correl_id, reply_to_q=reply_to_q, reply_to_qmgr=reply_to_qmgr,
+                suppress_reply_to=suppress_reply_to,
             )
         )
 
@@ -169,17 +176,20 @@ class Session:
         new_publications_only: bool = False,
         wildcard_schema: str = "topic",
         selector: str = "",
+        correl_id: bytes | None = None,
     ) -> Subscription:
         """MQSUB with a managed queue: a non-durable subscription (ends with :meth:`Subscription.close` or this
         session) or a durable one, made or resumed by ``name``.  ``wildcard_schema``: "topic" or "char";
-        ``selector``: a message selector on the publications' properties (pcfserver.engine.selector)."""
+        ``selector``: a message selector on the publications' properties (pcfserver.engine.selector);
+        ``correl_id``: MQSO_SET_CORREL_ID with this SubCorrelId (bytes(24), MQCI_NONE: each copy keeps the
+        publication's own CorrelId); None: the queue manager's (the SubId)."""
         pubsub = self._qm.engine.pubsub
         state = self._live()
         schema = mq.MQWS_CHAR if wildcard_schema == "char" else mq.MQWS_TOPIC
         info = self._qm.call(
             lambda: pubsub.subscribe(
                 state, topic_string, name=name, durable=durable, new_publications_only=new_publications_only, wildcard_schema=schema,
-                selector=selector,
+                selector=selector, correl_id=correl_id,
             )
         )
         return Subscription(self, info)

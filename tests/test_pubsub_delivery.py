@@ -290,3 +290,28 @@ def test_delete_of_a_non_durable_api_subscription_by_the_administrator() -> None
             assert not qm.engine.pubsub.by_session.get(s._state.ident)
             with pytest.raises(MQIError):
                 sub.get()
+
+
+# ------------------------------------------------------------------ CorrelId and ReplyTo on copies
+
+
+def test_publication_correl_id_reaches_only_mqci_none_subscriptions_and_reply_to_every_copy() -> None:
+    with open_queue_manager() as qm:
+        correl = b"publisher's".ljust(24, b"\0")
+        with qm.session() as s:
+            own = s.subscribe("c/#")
+            keeps = s.subscribe("c/#", correl_id=bytes(24))
+            fixed = s.subscribe("c/#", correl_id=b"mine")
+            s.publish("c/1", "x", correl_id=correl, reply_to_q="ANSWERS")
+            s.publish("c/1", "y", correl_id=correl, reply_to_q="ANSWERS", reply_to_qmgr="QM9", suppress_reply_to=True)
+            s.publish("c/2", "retained", correl_id=correl, reply_to_q="ANSWERS", retain=True)
+            later = s.subscribe("c/2", correl_id=bytes(24))
+            (o1, _), (o2, _) = own.get(), own.get()
+            (k1, _), (k2, _) = keeps.get(), keeps.get()
+            (f1, _) = fixed.get()
+            (r1, body) = later.get()
+        assert o1.correl_id == bytes.fromhex(own.sub_id) and f1.correl_id == b"mine".ljust(24, b"\0")
+        assert k1.correl_id == k2.correl_id == r1.correl_id == correl
+        assert (o1.reply_to_q.strip(), o1.reply_to_qmgr.strip()) == ("ANSWERS", qm.engine.qmgr_name)
+        assert (o2.reply_to_q.strip(), o2.reply_to_qmgr.strip()) == ("", "")  # MQPMO_SUPPRESS_REPLYTO
+        assert body == b"retained" and r1.reply_to_q.strip() == "ANSWERS"

@@ -170,6 +170,16 @@ async def test_cli_subscribe_by_name_is_durable_and_resumed(running: Running) ->
     assert code == 1 and "exists for the topic string" in err
 
 
+async def test_cli_subscribe_prints_the_retained_publication_first(running: Running) -> None:
+    """pcfserver subscribe is a DEFINE SUB, which receives the topic's retained publication when it is made (IBM's
+    rule for a new subscription; formats/pubsub-rules.tsv)."""
+    running.publisher.publish(TOPIC, "retained 2.00 EUR", retain=True, persistent=True)
+    code, out, err = await running.cli("subscribe", TOPIC, "--name", "CLI.RETAINED", "--wait", "0.3")
+    assert (code, out) == (0, "retained 2.00 EUR\n"), err
+    code, out, err = await running.cli("subscribe", TOPIC, "--name", "CLI.RETAINED", "--wait", "0.3")
+    assert (code, out) == (0, ""), err  # resumed: not a new subscription, so no second copy
+
+
 async def test_cli_publish_failures_are_reported(running: Running) -> None:
     running.qm.execute(_define_disabled_topic())
     code, _, err = await running.cli("publish", "closed/shop")

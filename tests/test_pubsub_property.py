@@ -1,7 +1,8 @@
 """Publish/subscribe against a small reference model (issue 19): a hypothesis state machine of subscriptions (both
-wildcard schemes, durable and not), publications (persistent or not, retained or not, in and out of units of work),
+wildcard schemes, durable and not, with or without a selector, administrative ones REQONLY or not), publications
+(persistent or not, retained or not, with message properties and an expiry or none, in and out of units of work),
 commits, backouts, WILDCARD(BLOCK) on a topic object and restarts; every subscription's queue must hold exactly what
-the model says it should receive, in order."""
+the model says it should receive, in order, each copy with the publication's expiry."""
 
 from __future__ import annotations
 
@@ -22,14 +23,38 @@ LEVELS = ["a", "b", "c"]
 topics = st.lists(st.sampled_from(LEVELS), min_size=1, max_size=3).map("/".join)
 topic_patterns = st.lists(st.sampled_from([*LEVELS, "#", "+"]), min_size=1, max_size=3).map("/".join)
 char_patterns = st.lists(st.sampled_from(["a", "b", "/", "*", "?"]), min_size=1, max_size=5).map("".join)
+Props = dict[str, str]
+
+
+def _n(props: Props) -> int | None:
+    return int(props["n"]) if "n" in props else None
+
+
+# Selectors and what they select in the model (a property that is absent makes a comparison unknown: not selected).
+SELECTORS: dict[str, object] = {
+    "": lambda p: True,
+    "n = 1": lambda p: _n(p) == 1,
+    "n > 1": lambda p: (_n(p) or 0) > 1,
+    "n <> 2": lambda p: _n(p) is not None and _n(p) != 2,
+    "NOT (n = 1)": lambda p: _n(p) is not None and _n(p) != 1,
+    "n IS NULL": lambda p: "n" not in p,
+    "color = 'red'": lambda p: p.get("color") == "red",
+    "n BETWEEN 1 AND 2 OR color = 'red'": lambda p: (_n(p) is not None and 1 <= (_n(p) or 0) <= 2) or p.get("color") == "red",
+    "color IN ('red', 'blue') AND n >= 0": lambda p: p.get("color") in ("red", "blue") and _n(p) is not None,
+}
+selectors = st.sampled_from(sorted(SELECTORS))
+properties = st.fixed_dictionaries({}, optional={"n": st.sampled_from(["0", "1", "2", "3"]), "color": st.sampled_from(["red", "blue"])})
+expiries = st.one_of(st.none(), st.just(999_999))  # tenths of a second: long enough never to pass during a run
 
 
 class ModelSub:
-    def __init__(self, pattern: str, scheme: str, durable: bool, blocked: bool) -> None:
+    def __init__(self, pattern: str, scheme: str, durable: bool, blocked: bool, selector: str = "", on_request: bool = False) -> None:
         self.pattern = pattern
         self.scheme = scheme
         self.durable = durable
         self.blocked = blocked  # 'a' was WILDCARD(BLOCK) when it was made
+        self.selector = selector
+        self.on_request = on_request  # REQONLY(YES): nothing arrives (there is no MQSUBRQ)
         self.queue: list[tuple[bytes, bool]] = []  # (body, persistent) committed, in order
         self.pending: list[tuple[bytes, bool]] = []  # in the publisher's unit of work
 
@@ -37,6 +62,11 @@ class ModelSub:
         if self.scheme == "char":
             return self.pattern[:1] in ("*", "?")
         return self.pattern.split("/")[0] in ("#", "+")
+
+    def selects(self, props: Props) -> bool:
+        check = SELECTORS[self.selector]
+        assert callable(check)
+        return not self.on_request and bool(check(props))
 
     def matches(self, topic: str) -> bool:
         hit = ref_char(self.pattern, topic) if self.scheme == "char" else ref_topic(self.pattern, topic)
@@ -58,6 +88,8 @@ class PubSubMachine(RuleBasedStateMachine):
         self.retained_msgs: list[tuple[int, str, bytes, bool, str]] = []
         self.block = False
         self.counter = 0
+        self.props: dict[bytes, Props] = {}  # each publication's properties, by body
+        self.expiry: dict[bytes, int | None] = {}  # each publication's expiry, by body
 
     def run(self, text: str) -> None:
         lines = list(mqsc.run(text, self.qm.execute).lines)
@@ -82,35 +114,50 @@ class PubSubMachine(RuleBasedStateMachine):
                 out[topic] = (number, body, persistent)
         return {topic: (body, persistent) for topic, (_n, body, persistent) in out.items()}
 
-    @rule(pattern=topic_patterns, durable=st.booleans(), new_only=st.booleans())
-    def subscribe_topic_scheme(self, pattern: str, durable: bool, new_only: bool) -> None:
-        self._subscribe(pattern, "topic", durable, new_only)
+    @rule(pattern=topic_patterns, durable=st.booleans(), new_only=st.booleans(), selector=selectors)
+    def subscribe_topic_scheme(self, pattern: str, durable: bool, new_only: bool, selector: str) -> None:
+        self._subscribe(pattern, "topic", durable, new_only, selector)
 
-    @rule(pattern=char_patterns, durable=st.booleans(), new_only=st.booleans())
-    def subscribe_char_scheme(self, pattern: str, durable: bool, new_only: bool) -> None:
-        self._subscribe(pattern, "char", durable, new_only)
+    @rule(pattern=char_patterns, durable=st.booleans(), new_only=st.booleans(), selector=selectors)
+    def subscribe_char_scheme(self, pattern: str, durable: bool, new_only: bool, selector: str) -> None:
+        self._subscribe(pattern, "char", durable, new_only, selector)
 
-    def _subscribe(self, pattern: str, scheme: str, durable: bool, new_only: bool) -> None:
+    def _subscribe(self, pattern: str, scheme: str, durable: bool, new_only: bool, selector: str) -> None:
         self.counter += 1
         name = f"S{self.counter}"
-        sub = self.session.subscribe(pattern, name=name if durable else None, durable=durable, new_publications_only=new_only, wildcard_schema=scheme)
-        model = ModelSub(pattern, scheme, durable, self.block)
-        if not new_only:  # the visible retained publications it matches, in topic string order
-            visible = self.visible_retained()
-            for topic in sorted(visible):
-                if model.matches(topic):
-                    model.queue.append(visible[topic])
+        sub = self.session.subscribe(
+            pattern, name=name if durable else None, durable=durable, new_publications_only=new_only, wildcard_schema=scheme, selector=selector
+        )
+        model = ModelSub(pattern, scheme, durable, self.block, selector)
+        if not new_only:
+            self._receive_retained(model)
         self.subs[sub.name] = (model, sub.queue)
 
-    @rule(pattern=st.one_of(topic_patterns.map(lambda p: (p, "TOPIC")), char_patterns.map(lambda p: (p, "CHAR"))))
-    def define_sub(self, pattern: tuple[str, str]) -> None:
-        """An administrative subscription (DEFINE SUB, durable, to a queue of its own); it receives no retained
-        publication when made (chosen here: pubsub.md marks it K)."""
+    def _receive_retained(self, model: ModelSub) -> None:
+        """The visible retained publications a new subscription matches and selects, in topic string order."""
+        visible = self.visible_retained()
+        for topic in sorted(visible):
+            if model.matches(topic) and model.selects(self.props[visible[topic][0]]):
+                model.queue.append(visible[topic])
+
+    @rule(
+        pattern=st.one_of(topic_patterns.map(lambda p: (p, "TOPIC")), char_patterns.map(lambda p: (p, "CHAR"))),
+        selector=selectors, on_request=st.booleans(),
+    )
+    def define_sub(self, pattern: tuple[str, str], selector: str, on_request: bool) -> None:
+        """An administrative subscription (DEFINE SUB, durable, to a queue of its own); it receives the retained
+        publications it matches when made, unless REQONLY(YES), which receives nothing (formats/pubsub-rules.tsv)."""
         self.counter += 1
         name = f"ADM{self.counter}"
         self.run(f"DEFINE QLOCAL(Q.{name})")
-        self.run(f"DEFINE SUB({name}) TOPICSTR('{pattern[0]}') DEST(Q.{name}) WSCHEMA({pattern[1]})")
-        self.subs[name] = (ModelSub(pattern[0], pattern[1].lower(), True, self.block), f"Q.{name}")
+        quoted = selector.replace("'", "''")
+        self.run(
+            f"DEFINE SUB({name}) TOPICSTR('{pattern[0]}') DEST(Q.{name}) WSCHEMA({pattern[1]}) SELECTOR('{quoted}') "
+            f"REQONLY({'YES' if on_request else 'NO'})"
+        )
+        model = ModelSub(pattern[0], pattern[1].lower(), True, self.block, selector, on_request)
+        self._receive_retained(model)
+        self.subs[name] = (model, f"Q.{name}")
 
     @precondition(lambda self: self.subs and not self.in_unit())
     @rule(data=st.data())
@@ -124,13 +171,29 @@ class PubSubMachine(RuleBasedStateMachine):
             self.qm.call(lambda: pubsub.unsubscribe(name))
             assert self.qm.engine.queue(queue) is None
 
-    @rule(topic=topics, persistent=st.booleans(), retain=st.booleans(), syncpoint=st.booleans())
-    def publish(self, topic: str, persistent: bool, retain: bool, syncpoint: bool) -> None:
+    @rule(topic=topics, persistent=st.booleans(), retain=st.booleans(), syncpoint=st.booleans(), props=properties, expiry=expiries)
+    def publish(self, topic: str, persistent: bool, retain: bool, syncpoint: bool, props: Props, expiry: int | None) -> None:
+        self._publish(topic, persistent, retain, syncpoint, props, expiry)
+
+    @precondition(lambda self: self.subs)
+    @rule(data=st.data(), persistent=st.booleans(), syncpoint=st.booleans(), props=properties, expiry=expiries)
+    def publish_to_a_subscription(self, data: st.DataObject, persistent: bool, syncpoint: bool, props: Props, expiry: int | None) -> None:
+        """A publication on a topic one subscription's pattern is likely to match (random topics seldom do), so that
+        its selector is exercised often."""
+        model, _queue = self.subs[data.draw(st.sampled_from(sorted(self.subs)))]
+        if model.scheme == "char":
+            topic = model.pattern.replace("*", "").replace("?", "b") or "a"
+        else:
+            topic = "/".join("a" if level == "+" else level for level in model.pattern.split("/") if level != "#") or "a"
+        self._publish(topic, persistent, False, syncpoint, props, expiry)
+
+    def _publish(self, topic: str, persistent: bool, retain: bool, syncpoint: bool, props: Props, expiry: int | None) -> None:
         self.counter += 1
         body = f"m{self.counter}".encode()
-        matched = [m for m, _ in self.subs.values() if m.matches(topic)]
+        self.props[body], self.expiry[body] = props, expiry
+        matched = [m for m, _ in self.subs.values() if m.matches(topic) and m.selects(props)]
         try:
-            self.session.publish(topic, body, persistent=persistent, retain=retain, syncpoint=syncpoint)
+            self.session.publish(topic, body, persistent=persistent, retain=retain, syncpoint=syncpoint, properties=props, expiry=expiry)
         except MQIError as error:
             raise AssertionError(f"publish failed {error.reason}") from error
         for m in matched:
@@ -175,7 +238,11 @@ class PubSubMachine(RuleBasedStateMachine):
         name = data.draw(st.sampled_from(sorted(self.subs)))
         model, queue = self.subs[name]
         if model.queue:
-            assert self.session.get(queue)[1] == model.queue.pop(0)[0]
+            md, body = self.session.get(queue)
+            assert body == model.queue.pop(0)[0]
+            expiry = self.expiry[body]  # every copy keeps the publication's expiry (counting down)
+            assert md.expiry == -1 if expiry is None else 0 < md.expiry <= expiry
+            assert all(dict(md.properties).get(k) == v for k, v in self.props[body].items())
         else:
             try:
                 self.session.get(queue)

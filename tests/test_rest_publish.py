@@ -13,6 +13,7 @@ import pytest
 import trio
 
 from pcfserver import mq
+from pcfserver.dialects import mqsc
 from pcfserver.engine import open_engine
 from pcfserver.engine.engine import Engine
 from pcfserver.engine.messages import MessageDescriptor, MQIError
@@ -128,6 +129,36 @@ async def test_topic_strings_are_url_encoded_with_real_level_separators(running:
         assert (await client.post(topic_url(encoded), content=b"here", headers=TEXT)).status_code == 201
     [(md, body)] = running.received(queue)
     assert body == b"here" and ("MQTopicString", topic) in md.properties
+
+
+async def test_correlation_id_and_reply_to_reach_the_copies_as_ibm_sets_them(running: Running) -> None:
+    """ibm-mq-md-replyTo goes onto every copy; ibm-mq-md-correlationId onto the copies of subscriptions whose
+    correlation id is MQCI_NONE only (IBM SubCorrelId): the others carry their own (the SubId unless DESTCORL)."""
+    engine, session = running.engine, running.session
+    own = running.subscribe("rpc/#")
+    keeps = engine.execute_operation(lambda: engine.pubsub.subscribe(session, "rpc/#", correl_id=bytes(24))).queue
+    for line in ("DEFINE QLOCAL(ADMIN.Q)", "DEFINE SUB(ADMIN.NONE) TOPICSTR('rpc/#') DEST(ADMIN.Q) DESTCORL(00)",
+                 "DEFINE SUB(ADMIN.OWN) TOPICSTR('rpc/#') DEST(ADMIN.Q) DESTCORL(0A0B)"):
+        assert mqsc.run(line, engine.execute).status == "ok"
+    sub_id = next(r.attrs[mq.MQBACF_SUB_ID] for r in engine.objects.by_type[-1].values() if r.attrs[mq.MQCACF_DESTINATION] == own)
+    correl = bytes(range(1, 25))
+    async with running.client() as client:
+        headers = {**TEXT, "ibm-mq-md-correlationId": correl.hex(), "ibm-mq-md-replyTo": "REPLY.Q@QM9"}
+        assert (await client.post(topic_url("rpc/ask"), content=b"first", headers=headers)).status_code == 201
+        headers = {**TEXT, "ibm-mq-md-correlationId": "order-17", "ibm-mq-md-replyTo": "REPLY.Q"}
+        assert (await client.post(topic_url("rpc/ask", 3), content=b"second", headers=headers)).status_code == 201
+    order17 = b"order-17".ljust(24, b"\0")
+    [(a1, _), (a2, _)] = running.received(own)
+    assert a1.correl_id == a2.correl_id == bytes.fromhex(str(sub_id))  # its own SubCorrelId
+    [(k1, _), (k2, _)] = running.received(keeps)
+    assert (k1.correl_id, k2.correl_id) == (correl, order17)  # MQCI_NONE: the publication's own
+    admin = running.received("ADMIN.Q")
+    fixed = bytes([10, 11]).ljust(24, b"\0")  # DESTCORL(0A0B)
+    assert sorted(md.correl_id for md, _ in admin) == sorted([correl, order17, fixed, fixed])
+    for md, body in [(a1, b"first"), (k1, b"first")] + [(md, b) for md, b in admin if b == b"first"]:
+        assert (md.reply_to_q.strip(), md.reply_to_qmgr.strip()) == ("REPLY.Q", "QM9"), body
+    for md in (a2, k2):
+        assert (md.reply_to_q.strip(), md.reply_to_qmgr.strip()) == ("REPLY.Q", "QM1")  # no @qmgr: this queue manager
 
 
 async def test_a_publication_nobody_subscribes_to_is_still_accepted(running: Running) -> None:

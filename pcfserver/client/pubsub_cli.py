@@ -10,7 +10,8 @@ IBM's REST API has no subscribe, so ``subscribe`` uses only resources IBM docume
 same against mqweb: an administrative subscription made with the mqsc resource (runCommandJSON
 ``define sub ... destclas(managed)``) and destructive gets from its destination queue with the
 messaging API (``DELETE .../queue/{dest}/message?wait=ms``), printing each publication as it
-arrives until ``--wait`` seconds pass with none.  With ``--name`` the subscription is durable and
+arrives until ``--wait`` seconds pass with none.  A retained publication on the topic is the first
+thing it prints: DEFINE SUB delivers it to the new subscription's queue, as MQSUB does.  With ``--name`` the subscription is durable and
 kept: the next ``subscribe --name`` with the same name resumes it and gets what was published in
 between.  Without it the subscription is made under a generated name and removed, with its
 queue, when the command ends (a ``kill -9`` leaves it: ``DELETE SUB`` removes it).  Choices and
@@ -30,7 +31,6 @@ from urllib.parse import quote
 from pcfserver.client.rest_session import OptionError, Reply, RestFailure, Session, add_options, failure
 
 DEFAULT_WAIT = 30.0  # seconds, as IBM's amqssub sample waits for the next publication
-POLL = 0.2  # seconds between looks for a managed queue the queue manager has not made yet
 TEMPORARY_PREFIX = "PCFSERVER.SUBSCRIBE."
 
 
@@ -209,12 +209,8 @@ class Subscriber:
                 continue
             if reply.status == 204:
                 return got
-            if reply.status == 404 and time.monotonic() < deadline:
-                # a managed queue is made at the first publication here (IBM makes it with the subscription)
-                time.sleep(min(POLL, max(deadline - time.monotonic(), 0)))
-                continue
             if reply.status == 404:
-                return got
+                return got  # the queue is gone (DELETE SUB elsewhere): DEFINE SUB made it with the subscription
             raise failure(reply)
 
 

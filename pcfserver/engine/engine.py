@@ -511,14 +511,17 @@ class Engine:
             if command.command in self._spec.known_commands:
                 return responses.error_responses(command, mq.MQRC_FUNCTION_NOT_SUPPORTED)
             return responses.error_responses(command, mq.MQRCCF_CFH_COMMAND_ERROR)
+        mark = self._tx.mark()
         try:
             parsed = self._parse(cmd_spec, command)
             if self._identity is not None and not command_allowed(self.authority, self._identity, command.command, parsed.values, self._qmgr_name):
                 raise _Reject(mq.MQRC_NOT_AUTHORIZED)
             return self._handlers[command.command](command, parsed)
         except _Reject as reject:
+            self._tx.rollback_to(mark)  # a refusal after a change (a hook's: DEFINE SUB's managed queue) leaves nothing
             return responses.error_responses(command, reject.reason, reject.parameter, error_parameter=reject.error_parameter)
         except MQIError as error:
+            self._tx.rollback_to(mark)
             return responses.error_responses(command, error.reason)
 
     def _ok(self, command: Message) -> list[Message]:

@@ -583,9 +583,13 @@ class MessageLayer:
         format: str = FORMAT_STRING,
         *,
         expiry: int | None = None,
+        correl_id: bytes | None = None,
+        reply_to_q: str = "",
+        reply_to_qmgr: str = "",
     ) -> MessageDescriptor:
         """A publication's descriptor as its publisher put it (each copy then takes its own MsgId and CorrelId, and
-        keeps its Expiry: every copy expires as the publication would)."""
+        keeps its Expiry: every copy expires as the publication would).  ``correl_id``, ``reply_to_q`` and
+        ``reply_to_qmgr`` as an MQPUT takes them (ReplyToQMgr blank with a ReplyToQ: this queue manager)."""
         if persistence not in (mq.MQPER_NOT_PERSISTENT, mq.MQPER_PERSISTENT):
             raise MQIError(mq.MQRC_PERSISTENCE_ERROR)
         if priority < 0:
@@ -598,7 +602,8 @@ class MessageLayer:
             raise MQIError(mq.MQRC_FORMAT_ERROR)
         date, clock = _gmt(self.clock())
         return descriptor(
-            self._new_msg_id(), _NO_ID, priority, persistence, expiry, format.ljust(8), "", "",
+            self._new_msg_id(), _NO_ID if correl_id is None else _pad(correl_id), priority, persistence, expiry, format.ljust(8),
+            reply_to_q[:48], (reply_to_qmgr or (self._engine.qmgr_name if reply_to_q else ""))[:48],
             session.appl_name if session else "pcfserver", date, clock, session.user if session else "", 0, 546, 1208, properties,
         )
 

@@ -336,7 +336,11 @@ def _define(
     if fill is not None:
         fill(engine, name, attrs, source, p.values)
     _check(engine, kind, name, attrs, existing)
-    _put(engine, kind, name, NamedObject(name, _stamp(engine, attrs)))
+    record = NamedObject(name, _stamp(engine, attrs))
+    _put(engine, kind, name, record)
+    defined = _hooks(kind).defined
+    if defined is not None:
+        defined(engine, record, existing, p.values)
     return responses.success(command)
 
 

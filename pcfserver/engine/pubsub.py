@@ -14,9 +14,9 @@ transaction as the call that made them).
 * Publishing (:meth:`PubSub.publish`): the topic's resolved attributes (topictree) decide: PUB(DISABLED) 2051;
   persistence and priority not given: DEFPSIST / DEFPRTY.  A matching subscription with a SELECTOR receives the
   publication only when the selector (pcfserver.engine.selector) is TRUE on the publication's properties.  Each
-  copy: a new MsgId, CorrelId = the subscription's DestinationCorrelId (its SubId unless set), the publication's
-  Expiry, priority the publication's unless the subscription's PUBPRTY names one (0-9) or AS_Q_DEF (the queue's
-  DEFPRTY), and the publish/subscribe properties its PSPROP asks for (NONE none; MSGPROP the message properties
+  copy: a new MsgId, CorrelId = the subscription's DestinationCorrelId (its SubId unless set; MQCI_NONE: the
+  publication's own), the publication's Expiry and ReplyToQ/ReplyToQMgr (none with MQPMO_SUPPRESS_REPLYTO),
+  priority the publication's unless the subscription's PUBPRTY names one (0-9) or AS_Q_DEF (the queue's DEFPRTY), and the publish/subscribe properties its PSPROP asks for (NONE none; MSGPROP the message properties
   MQTopicString and, when set, MQSubUserData; RFH2/COMPAT the same in an MQRFH2 mqps folder).  A copy the
   destination refuses (full, put-inhibited, missing, too long) goes to the dead-letter queue behind an MQDLH when
   USEDLQ(YES) and there is one, else it failed (MaxUncommittedMsgs reached by the copies is the publisher's 2024
@@ -31,7 +31,9 @@ transaction as the call that made them).
   MQTopicString property names the topic (persistent ones stored with the queue's messages, so they survive restart
   exactly as persistent messages do; a non-persistent one lasts until restart, K).  A new subscription receives a
   copy of every retained publication it matches (property MQIsRetained 'true', K name) unless it asks for new
-  publications only.  Clear Topic String removes it.
+  publications only (MQSUB) or is REQONLY(YES) (DEFINE SUB: defined()); one that cannot be delivered fails the
+  subscription, 2526.  A REQONLY(YES) subscription receives no ordinary publication.  Clear Topic String removes it.
+* DEFINE SUB DESTCLAS(MANAGED) gets its queue when it is defined (defined()), DELETE SUB removes it.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from pcfserver.engine.messages import MessageDescriptor, MQIError, descriptor
 from pcfserver.engine.messaging import FORMAT_RFH2, rfh2_header
 from pcfserver.engine.registry import NamedObject, Queue
 from pcfserver.engine.selector import Predicate, SelectorError, compile_selector
-from pcfserver.engine.spec import byte_value
+from pcfserver.engine.spec import byte_text, byte_value
 from pcfserver.engine.store import DeleteObject, DeleteQueue, PutObject, PutQueue
 from pcfserver.engine.topictree import TopicTree, anchor, levels
 
@@ -75,6 +77,8 @@ _USER_DATA = mq.MQCACF_SUB_USER_DATA
 _SELECTOR = mq.MQCACF_SUB_SELECTOR
 _PSPROP = mq.MQIACF_PUBSUB_PROPERTIES
 _EXPIRY = mq.MQIACF_EXPIRY
+_REQUEST_ONLY = mq.MQIACF_REQUEST_ONLY
+_CI_NONE = bytes(mq.MQ_CORREL_ID_LENGTH)
 _AS_PUBLISHED = mq.MQPRI_PRIORITY_AS_PUBLISHED
 _PSPROP_NONE = mq.MQPSPROP_NONE
 _PSPROP_MSGPROP = mq.MQPSPROP_MSGPROP
@@ -100,6 +104,7 @@ class _Target:
     dest_qmgr: str
     managed: bool
     admin: bool
+    on_request: bool  # REQONLY(YES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,9 +348,18 @@ class PubSub:
         properties: tuple[tuple[str, str], ...] = (),
         syncpoint: bool = False,
         warn_if_no_subs: bool = False,
+        correl_id: bytes | None = None,
+        reply_to_q: str = "",
+        reply_to_qmgr: str = "",
+        suppress_reply_to: bool = False,
     ) -> MessageDescriptor:
         """One publication (MQPUT to a topic); answers the descriptor as the publisher put it.  ``expiry`` (tenths of
-        a second, MQMD Expiry) goes onto every copy.  ``warn_if_no_subs`` (MQPMO_WARN_IF_NO_SUBS_MATCHED): when no
+        a second, MQMD Expiry) goes onto every copy.  ``correl_id`` (MQMD CorrelId) reaches the copies of the
+        subscriptions whose correlation id is MQCI_NONE (IBM SubCorrelId q100150_: set with MQSO_SET_CORREL_ID and
+        MQCI_NONE, "the correlation identifier created by the original put"); the others carry their own.
+        ``reply_to_q``/``reply_to_qmgr`` (ReplyToQMgr blank: this queue manager, as MQPUT) go onto every copy
+        (fields a subscription does not change come from the published message) unless ``suppress_reply_to``
+        (MQPMO_SUPPRESS_REPLYTO, which strips them from the copies).  ``warn_if_no_subs`` (MQPMO_WARN_IF_NO_SUBS_MATCHED): when no
         subscription took a copy the call still succeeds, leaving MQRC_NO_SUBS_MATCHED 2550 in ``session.last_reason``
         (IBM's warning); without it, success and no reason."""
         engine = self._engine
@@ -361,14 +375,17 @@ class PubSub:
             priority = int(resolved[mq.MQIA_DEF_PRIORITY])
         layer = self._layer
         own = tuple(p for p in properties if p[0] != TOPIC_PROPERTY) if properties else properties
-        md = layer.publication_descriptor(session, persistence, priority, own, expiry=expiry)
+        md = layer.publication_descriptor(
+            session, persistence, priority, own, expiry=expiry, correl_id=correl_id, reply_to_q=reply_to_q, reply_to_qmgr=reply_to_qmgr
+        )
+        copied = replace(md, reply_to_q="", reply_to_qmgr="") if suppress_reply_to and md.reply_to_q else md
         if self._deadlines:
             self.expire()
         mark = engine.mark()
         try:
-            reached = self._deliver_all(session, topic, md, body, resolved, syncpoint)
+            reached = self._deliver_all(session, topic, copied, body, resolved, syncpoint)
             if retain:
-                self._retain(session, topic, md, body, syncpoint)
+                self._retain(session, topic, copied, body, syncpoint)
         except MQIError:
             engine.rollback_to(mark)  # delivered to nobody
             raise
@@ -420,6 +437,7 @@ class PubSub:
             _text(attrs, mq.MQCACF_DESTINATION_Q_MGR),
             attrs.get(DEST_CLASS) == mq.MQDC_MANAGED,
             attrs.get(_SUB_TYPE, mq.MQSUBTYPE_ADMIN) == mq.MQSUBTYPE_ADMIN,
+            attrs.get(_REQUEST_ONLY, mq.MQRU_PUBLISH_ALL) == mq.MQRU_PUBLISH_ON_REQUEST,
         )
         return target
 
@@ -445,6 +463,8 @@ class PubSub:
         target_of = self._target
         for name in names:
             target = target_of(name)
+            if target.on_request:
+                continue  # REQONLY(YES): retained publications only, when asked (IBM MQSO_PUBLICATIONS_ON_REQUEST)
             if target.select is not None:
                 if properties is None:
                     properties = dict(md.properties)
@@ -487,7 +507,7 @@ class PubSub:
                 body = rfh2_header("mqps", _mqps(added), md.encoding, md.coded_char_set_id, md.format) + body
                 fmt = FORMAT_RFH2
         return descriptor(
-            self._layer.new_msg_id(), target.correl, priority, md.persistence, md.expiry, fmt, md.reply_to_q, md.reply_to_qmgr,
+            self._layer.new_msg_id(), md.correl_id if target.correl == _CI_NONE else target.correl, priority, md.persistence, md.expiry, fmt, md.reply_to_q, md.reply_to_qmgr,
             md.put_appl_name, md.put_date, md.put_time, md.user_identifier, md.backout_count, md.encoding, md.coded_char_set_id,
             properties,
         ), body
@@ -501,7 +521,8 @@ class PubSub:
             if dest_qmgr and dest_qmgr != engine.qmgr_name:
                 raise MQIError(mq.MQRC_UNKNOWN_REMOTE_Q_MGR)  # no channels here (formats/messaging-rules.tsv)
             if target.managed and target.admin and engine.queue(dest) is None:
-                # DEFINE SUB DESTCLAS(MANAGED): its queue is made from the topic's MDURMDL when first needed
+                # DEFINE SUB DESTCLAS(MANAGED) makes its queue (defined()); one defined before it did (an older data
+                # directory) or whose queue was deleted gets it from the topic's MDURMDL here
                 model = self.resolve(_text(target.record.attrs, TOPIC_STRING))[mq.MQCA_MODEL_DURABLE_Q]
                 self._make_managed_queue(dest, str(model), True)
             self._layer.deliver(session, dest, md, body, syncpoint, managed=target.managed)
@@ -624,13 +645,14 @@ class PubSub:
 
     def subscribe(
         self, session: SessionState, topic: str, *, name: str | None = None, durable: bool = False, new_publications_only: bool = False,
-        wildcard_schema: int = mq.MQWS_TOPIC, selector: str = "",
+        wildcard_schema: int = mq.MQWS_TOPIC, selector: str = "", correl_id: bytes | None = None,
     ) -> SubscriptionInfo:
         """MQSUB with a managed destination: a durable subscription is made (or resumed, by its name) and stored; a
         non-durable one lasts until :meth:`unsubscribe` or its session ends.  ``selector``: the SelectionString
         (pcfserver.engine.selector); one that is not a selector fails MQRC_SELECTION_NOT_AVAILABLE 2551 when the
         subscription is made (IBM "Message selector syntax": there is no extended selection provider here) and
-        MQRC_SELECTOR_SYNTAX_ERROR 2459 when one is resumed."""
+        MQRC_SELECTOR_SYNTAX_ERROR 2459 when one is resumed.  ``correl_id``: MQSO_SET_CORREL_ID with this
+        SubCorrelId (MQCI_NONE: each copy keeps the publication's CorrelId, IBM q100150_); None: the SubId."""
         engine = self._engine
         if engine.qmgr_attr(mq.MQIA_PUBSUB_MODE) == mq.MQPSM_DISABLED:
             raise MQIError(mq.MQRC_PUBSUB_INHIBITED)
@@ -659,6 +681,7 @@ class PubSub:
         sub_id = new_sub_id(engine)
         queue = (MANAGED_DURABLE if durable else MANAGED_NON_DURABLE) + sub_id[-16:]
         model = resolved[mq.MQCA_MODEL_DURABLE_Q if durable else mq.MQCA_MODEL_NON_DURABLE_Q]
+        mark = engine.mark()
         self._make_managed_queue(queue, str(model), durable)
         date, clock = engine.now()
         key = name if durable and name else sub_id
@@ -669,7 +692,7 @@ class PubSub:
             TOPIC_STRING: topic,
             DEST: queue,
             DEST_CLASS: mq.MQDC_MANAGED,
-            DEST_CORREL: sub_id,
+            DEST_CORREL: sub_id if correl_id is None else byte_text(correl_id[: mq.MQ_CORREL_ID_LENGTH], mq.MQ_CORREL_ID_LENGTH),
             _SCHEMA: wildcard_schema,
             _SELECTOR: selector,
             mq.MQIACF_SELECTOR_TYPE: mq.MQSELTYPE_STANDARD if selector.strip() else mq.MQSELTYPE_NONE,
@@ -688,12 +711,31 @@ class PubSub:
             owned.add(key)
             engine.record_undo(lambda: owned.discard(key))
         if not new_publications_only:
-            self.send_retained(session, record)
+            try:
+                self.send_retained(session, record)
+            except MQIError:
+                engine.rollback_to(mark)  # IBM RC2526: the subscription is not created
+                raise
         return self._info(record)
 
+    def defined(self, record: NamedObject, old: NamedObject | None) -> None:
+        """An administrative subscription is defined (DEFINE SUB, Copy, Replace), in the command's unit of work: a
+        managed destination gets its queue now, from the topic's MDURMDL (IBM makes it with the subscription), and
+        a new subscription receives the retained publications it matches unless REQONLY(YES)
+        (formats/pubsub-rules.tsv)."""
+        attrs = record.attrs
+        if attrs.get(DEST_CLASS) == mq.MQDC_MANAGED:
+            dest = _text(attrs, DEST)
+            if dest and self._engine.queue(dest) is None:
+                model = self.resolve(_text(attrs, TOPIC_STRING))[mq.MQCA_MODEL_DURABLE_Q]
+                self._make_managed_queue(dest, str(model), True)
+        if old is None and attrs.get(_REQUEST_ONLY, mq.MQRU_PUBLISH_ALL) != mq.MQRU_PUBLISH_ON_REQUEST:
+            self.send_retained(self._own_session(), record)
+
     def send_retained(self, session: SessionState, record: NamedObject) -> None:
-        """Copies of the retained publications a new subscription matches onto its destination (best effort: one
-        that cannot be delivered is left out, K)."""
+        """Copies of the retained publications a new subscription matches onto its destination, outside syncpoint
+        in the caller's unit of work.  One that neither its destination nor (USEDLQ) the dead-letter queue takes
+        fails the subscription: MQRC_RETAINED_NOT_DELIVERED 2526 (IBM RC2526: the subscription is not created)."""
         retained = self.retained()
         if not retained:
             return
@@ -712,7 +754,9 @@ class PubSub:
             if target.select is not None and not target.select(dict(own)):
                 continue
             copy, data = self._copy(target, topic, replace(md, properties=own), body, retained=True)
-            self._deliver_copy(session, target, copy, data, False, False)
+            use_dlq = self.resolve(topic)[mq.MQIA_USE_DEAD_LETTER_Q] == mq.MQUSEDLQ_YES
+            if not self._deliver_copy(session, target, copy, data, False, use_dlq):
+                raise MQIError(mq.MQRC_RETAINED_NOT_DELIVERED)
 
     def unsubscribe(self, name: str) -> None:
         """Ends a subscription made through the API (MQCLOSE with MQCO_REMOVE_SUB for a durable one): it goes, with

@@ -323,14 +323,17 @@ def _put(queue: str, version: int, request: Request, *, qmgr: str) -> Operation:
 def _publish(topic: str, version: int, request: Request, *, qmgr: str) -> Publication:
     """POST .../topic/{topicString}/message: the body published on the topic string under the caller's context, with
     the queue POST's headers; priority 4 unless a v3 ibm-mq-md-priority says otherwise (IBM).  What the publish/subscribe
-    engine does not carry yet (CorrelId, ReplyTo) is checked and left out: formats/rest-messaging.tsv."""
+    ibm-mq-md-correlationId is the publication's CorrelId (copies of subscriptions whose correlation id is MQCI_NONE
+    keep it; the others carry their own, IBM SubCorrelId) and ibm-mq-md-replyTo every copy's ReplyToQ@ReplyToQMgr:
+    formats/rest-messaging.tsv."""
     sent = _sent(request, version)
     body = request.body
     priority = DEFAULT_PUBLISH_PRIORITY if sent.priority is None else sent.priority
 
     def run(pubsub: PubSub, session: SessionState) -> MessageDescriptor:
         return pubsub.publish(
-            session, topic, body, persistence=sent.persistence, priority=priority, expiry=sent.expiry, properties=sent.properties
+            session, topic, body, persistence=sent.persistence, priority=priority, expiry=sent.expiry, properties=sent.properties,
+            correl_id=sent.correl_id, reply_to_q=sent.reply_q, reply_to_qmgr=sent.reply_qmgr,
         )
 
     def respond(result: MessageDescriptor | MQIError) -> Response:

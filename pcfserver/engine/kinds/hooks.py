@@ -28,6 +28,9 @@ class Hooks:
         matches, or every object when the command gave no name) the command's own filters keep.
     report(engine, values, record): Inquire: values shown instead of the stored ones (None: not reported at all).
     deleted(engine, record, values): Delete: what else goes with the object (before it goes).
+    defined(engine, record, old, values): Create, Copy and Replace: what else comes with the object once it is in
+        place (``old``: the object a Replace replaced, else None), in the same unit of work; may raise Reject, which
+        undoes the whole command.
     always: Inquire: attributes every answer carries, whichever were asked for (a subscription's SubId, q088040_).
     """
 
@@ -36,4 +39,5 @@ class Hooks:
     select: Callable[[EngineView, Values, list[NamedObject]], list[NamedObject]] | None = None
     report: Callable[[EngineView, Values, NamedObject], dict[int, ObjValue | None]] | None = None
     deleted: Callable[[EngineView, NamedObject, Values], None] | None = None
+    defined: Callable[[EngineView, NamedObject, NamedObject | None, Values], None] | None = None
     always: frozenset[int] = frozenset()

@@ -15,7 +15,10 @@ q085420_, DELETE SUB q085950_, DISPLAY SUB q086340_, PCF Create Subscription q08
 * DestinationClass PROVIDED needs Destination (MQRCCF_DEST_NAME_ERROR 3316, K) naming an existing queue when it is
   on this queue manager (DESTQMGR blank or this one; MQRC_UNKNOWN_OBJECT_NAME, K); ALTER SUB does not check DEST
   (q085420_).  MANAGED: the queue manager names the destination SYSTEM.MANAGED.DURABLE.<16 hex digits of the SubId>
-  (K; the queue itself is made from MDURMDL by the publish/subscribe engine, issue 19).
+  (K), or DEST when given; the queue itself is made from MDURMDL by the publish/subscribe engine when the
+  subscription is defined (IBM makes it with the subscription; :func:`_defined`), and goes with DELETE SUB.
+* A new subscription receives the retained publications it matches when it is defined, unless REQONLY(YES)
+  (formats/pubsub-rules.tsv).
 * The topic's resolved DURSUB(NO) refuses it (MQRCCF_DURABILITY_NOT_ALLOWED 3314, K trigger) and so does SUB(DISABLED)
   (MQRC_SUB_INHIBITED 2503, K for an administrative subscription).
 * SELECTOR must be a selector in IBM's syntax (pcfserver.engine.selector): else MQRC_SELECTOR_SYNTAX_ERROR 2459 (K
@@ -45,6 +48,7 @@ from pcfserver import mq
 from pcfserver.engine.context import EngineView
 from pcfserver.engine.kinds.hooks import Hooks, Values
 from pcfserver.engine.kinds.topic import tree
+from pcfserver.engine.messages import MQIError
 from pcfserver.engine.registry import NamedObject
 from pcfserver.engine.responses import Reject
 from pcfserver.engine.selector import SelectorError, check_selector
@@ -151,7 +155,8 @@ def _fill(engine: EngineView, name: str, attrs: dict[int, ObjValue], source: Nam
     attrs[mq.MQIACF_SELECTOR_TYPE] = mq.MQSELTYPE_STANDARD if isinstance(selector, str) and selector.strip() else mq.MQSELTYPE_NONE
     if DEST_CORREL not in values:
         attrs[DEST_CORREL] = attrs[SUB_ID] if existing is None else existing.attrs[DEST_CORREL]
-    if attrs.get(DEST_CLASS) == mq.MQDC_MANAGED and not _text(attrs, DEST):
+    if attrs.get(DEST_CLASS) == mq.MQDC_MANAGED and (not _text(attrs, DEST) or (existing is None and DEST not in values)):
+        # a new managed subscription (a Copy too: not its source's queue) names its own queue unless DEST is given
         sub_id = _text(attrs, SUB_ID)
         attrs[DEST] = "SYSTEM.MANAGED.DURABLE." + sub_id[-16:]
 
@@ -243,6 +248,22 @@ def _report(engine: EngineView, values: Values, record: NamedObject) -> dict[int
     return out
 
 
+def _defined(engine: EngineView, record: NamedObject, old: NamedObject | None, values: Values) -> None:
+    """DEFINE SUB (and Copy, Replace) once the subscription is in place: a managed destination's queue is made now,
+    from the topic's MDURMDL (IBM makes it with the subscription; a model that is missing or TEMPDYN refuses the
+    command: MQRCCF_INVALID_DESTINATION 3317, chosen - the MQI's 2522), and a new subscription receives the retained
+    publications it matches unless REQONLY(YES) (formats/pubsub-rules.tsv; one that can be delivered neither to DEST
+    nor to the dead-letter queue refuses the command, MQRC_RETAINED_NOT_DELIVERED 2526 as MQSUB's)."""
+    pubsub = getattr(engine, "pubsub", None)
+    if pubsub is None or not _text(record.attrs, TOPIC_STRING):
+        return
+    try:
+        pubsub.defined(record, old)
+    except MQIError as error:
+        reason = mq.MQRCCF_INVALID_DESTINATION if error.reason == mq.MQRC_INVALID_DESTINATION else error.reason
+        raise Reject(reason, DEST if reason == mq.MQRCCF_INVALID_DESTINATION else None) from None
+
+
 def _deleted(engine: EngineView, record: NamedObject, values: Values) -> None:
     """DELETE SUB: a managed destination goes with its subscription, with whatever it holds (IBM DELETE SUB,
     q085950_: the unprocessed messages of a managed destination are thrown away)."""
@@ -251,4 +272,4 @@ def _deleted(engine: EngineView, record: NamedObject, values: Values) -> None:
         pubsub.deleted(record)
 
 
-HOOKS = Hooks(fill=_fill, find=_find, select=_select, report=_report, deleted=_deleted, always=frozenset((SUB_ID,)))
+HOOKS = Hooks(fill=_fill, find=_find, select=_select, report=_report, deleted=_deleted, defined=_defined, always=frozenset((SUB_ID,)))
