@@ -65,6 +65,15 @@ def mqsc(served: Console, command: str, auth: tuple[str, str] | None = None) -> 
     return [line for item in body["commandResponse"] for line in item.get("text", [])]
 
 
+def free_port() -> int:
+    """A TCP port nobody listens on now (for a listener object a test starts)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def csrf_of(html: str) -> str:
     found = CSRF.search(html)
     assert found, "the page carries no CSRF token"

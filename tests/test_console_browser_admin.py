@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from pcfserver import kinds
-from tests.console_support import Console, axe_violations, console_server, mqsc, sign_in, wait_for
+from tests.console_support import Console, axe_violations, console_server, free_port, mqsc, sign_in, wait_for
 
 pytestmark = pytest.mark.timeout(300)
 AUTH = ("admin", "adminpw")
@@ -20,7 +20,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
     users = (("admin", ["MQWebAdmin"], "adminpw"), ("reader", ["MQWebAdminRO"], "readerpw"))
     with console_server(tmp_path_factory.mktemp("browser-admin"), users=users) as console:
         mqsc(console, "DEFINE QLOCAL(BR.Q)", AUTH)
-        mqsc(console, "DEFINE LISTENER(BR.LSTR) TRPTYPE(TCP) PORT(0) CONTROL(MANUAL)", AUTH)
+        mqsc(console, f"DEFINE LISTENER(BR.LSTR) TRPTYPE(TCP) IPADDR('127.0.0.1') PORT({free_port()}) CONTROL(MANUAL)", AUTH)
         mqsc(console, "SET AUTHREC PROFILE('BR.**') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(DSP)", AUTH)
         mqsc(console, "SET CHLAUTH('BR.*') TYPE(BLOCKUSER) USERLIST('nobody')", AUTH)
         yield console
@@ -75,13 +75,22 @@ def test_start_and_stop_a_listener(admin: Any, served: Console) -> None:
     admin.get(served.url("/objects/listener/BR.LSTR"))
     assert admin.find_element(_by("ID"), "object-status").text == "STOPPED"
     admin.find_element(_by("ID"), "action-start").click()
-    wait_for(admin, lambda d: d.find_element(_by("ID"), "object-status").text == "RUNNING")
-    assert "AMQ8021I" in admin.find_element(_by("ID"), "mqsc-answer").text
+    wait_for(admin, lambda d: "AMQ8021I" in d.find_element(_by("ID"), "mqsc-answer").text)
+
+    def shows(status: str) -> Any:
+        def check(d: Any) -> bool:  # the page shows the status as it was when drawn: look again until it says so
+            d.get(served.url("/objects/listener/BR.LSTR"))
+            return bool(d.find_element(_by("ID"), "object-status").text == status)
+
+        return check
+
+    wait_for(admin, shows("RUNNING"))
     admin.find_element(_by("ID"), "action-stop").click()
     alert = wait_for(admin, lambda d: d.switch_to.alert)  # data-confirm asks first
     assert "STOP LISTENER(BR.LSTR)" in alert.text
     alert.accept()
-    wait_for(admin, lambda d: d.find_element(_by("ID"), "object-status").text == "STOPPED")
+    wait_for(admin, lambda d: "STOP LISTENER" in d.find_element(_by("TAG_NAME"), "main").text and d.find_elements(_by("ID"), "mqsc-answer"))
+    wait_for(admin, shows("STOPPED"))
 
 
 def test_the_why_refused_form_answers(admin: Any, served: Console) -> None:

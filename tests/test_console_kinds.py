@@ -13,7 +13,7 @@ import pytest
 
 from pcfserver import kinds
 from pcfserver.console import forms
-from tests.console_support import PREFIX, Console, console_server, csrf_of, mqsc
+from tests.console_support import PREFIX, Console, console_server, csrf_of, free_port, mqsc
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -73,7 +73,7 @@ def test_key_columns_of_topics_subscriptions_and_listeners(served: Console) -> N
     mqsc(served, "DEFINE TOPIC(KIND.TOPIC) TOPICSTR('kind/prices')", AUTH)
     mqsc(served, "DEFINE QLOCAL(KIND.SUB.Q)", AUTH)
     mqsc(served, "DEFINE SUB(KIND.SUB) TOPICSTR('kind/prices') DEST(KIND.SUB.Q)", AUTH)
-    mqsc(served, "DEFINE LISTENER(KIND.LSTR) TRPTYPE(TCP) PORT(0) CONTROL(MANUAL)", AUTH)
+    mqsc(served, f"DEFINE LISTENER(KIND.LSTR) TRPTYPE(TCP) IPADDR('127.0.0.1') PORT({free_port()}) CONTROL(MANUAL)", AUTH)
     with served.client("admin", "adminpw") as client:
         topics = client.get(PREFIX + "/objects/topic", params={"name": "KIND.*"}).text
         assert "kind/prices" in topics
@@ -95,7 +95,7 @@ def test_a_detail_page_shows_attributes_and_the_commands_that_apply(served: Cons
 
 
 def test_start_and_stop_a_listener_show_runmqscs_answer(served: Console) -> None:
-    mqsc(served, "DEFINE LISTENER(KIND.RUN) TRPTYPE(TCP) PORT(0) CONTROL(MANUAL)", AUTH)
+    mqsc(served, f"DEFINE LISTENER(KIND.RUN) TRPTYPE(TCP) IPADDR('127.0.0.1') PORT({free_port()}) CONTROL(MANUAL)", AUTH)
     with served.client("admin", "adminpw") as client:
         started = _post(client, "/objects/listener/KIND.RUN", {"action": "START"})
         assert started.status_code == 200, started.text
