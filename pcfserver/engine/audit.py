@@ -26,7 +26,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Protocol, cast
+from operator import attrgetter
+from typing import Any, Protocol, cast
 
 from pcfserver import kinds, mq
 from pcfserver.codec.model import Integer, Message, String
@@ -57,6 +58,7 @@ _CHANGE_Q = mq.MQCMD_CHANGE_Q
 _Q_NAME = mq.MQCA_Q_NAME
 _TO_Q_NAME = mq.MQCACF_TO_Q_NAME
 _Q_TYPE = mq.MQIA_Q_TYPE
+_PARAMETER = attrgetter("parameter")
 
 
 @cache
@@ -81,7 +83,10 @@ class Change(AddHistory):
     replace, not a copy: a registered record (Queue, NamedObject, the queue manager's attribute dict, a channel
     authentication Record) is never mutated, a change makes a new one.  ``before`` (the plain data the revert is
     written from, what the table keeps) is worked out from it when first asked for, by the commit or by a page,
-    and the reference is dropped then; an entry of a store that never commits (an engine in memory) keeps it."""
+    and the reference is dropped then.  A Change (alter) keeps less: the previous values of the parameters the
+    command names, in the command's order (one tuple, taken at C speed), paired with their ids when asked for;
+    holding the whole replaced record until then kept a dict of every attribute alive per entry, which cost more
+    (memory, the garbage collector's passes) than taking the values, in an engine whose store never commits."""
 
     __slots__ = ("pid", "replaced")
 
@@ -116,10 +121,10 @@ class Change(AddHistory):
                 attrs = getattr(replaced, "attrs", None)
                 assert isinstance(attrs, dict)
                 before = tuple(attrs.items())
-            else:  # ALTERED: the previous values of the attributes the command names
-                attrs = replaced if isinstance(replaced, dict) else getattr(replaced, "attrs", None)
-                assert isinstance(attrs, dict)
-                before = _named(command, attrs, self.pid)
+            else:  # ALTERED: the previous values of the attributes the command names, None for those the object lacks
+                assert isinstance(replaced, tuple)
+                pid = self.pid
+                before = tuple([pair for pair in zip(map(_PARAMETER, command.parameters), replaced, strict=True) if pair[1] is not None and pair[0] != pid])
             self._before = before
             self.replaced = None
         return before
@@ -200,7 +205,9 @@ class Audit:
         record = self._engine.queue(name)
         if record is None:
             return Change(0, 0.0, "", "", name, "queue", _int(command, _Q_TYPE), NEW, (), command, self.keep)
-        return Change(0, 0.0, "", "", name, "queue", record.qtype, ALTERED if code == _CHANGE_Q else REPLACED, None, command, self.keep, record)
+        if code == _CHANGE_Q:
+            return Change(0, 0.0, "", "", name, "queue", record.qtype, ALTERED, None, command, self.keep, _previous(command, record.attrs))
+        return Change(0, 0.0, "", "", name, "queue", record.qtype, REPLACED, None, command, self.keep, record)
 
     def _object(self, command: Message) -> Change:
         kind, verb = self._kinds[command.command]
@@ -212,11 +219,12 @@ class Audit:
             subtype = value if isinstance(value, int) else _int(command, kind.subtype)
         if obj is None:
             return Change(0, 0.0, "", "", name, kind.key, subtype, NEW, (), command, self.keep)
-        mode = ALTERED if verb == "CHANGE" else REPLACED
-        return Change(0, 0.0, "", "", name, kind.key, subtype, mode, None, command, self.keep, obj, kind.subtype)
+        if verb == "CHANGE":
+            return Change(0, 0.0, "", "", name, kind.key, subtype, ALTERED, None, command, self.keep, _previous(command, obj.attrs), kind.subtype)
+        return Change(0, 0.0, "", "", name, kind.key, subtype, REPLACED, None, command, self.keep, obj)
 
     def _qmgr(self, command: Message) -> Change:
-        return Change(0, 0.0, "", "", "", "qmgr", 0, ALTERED, None, command, self.keep, self._engine.qmgr_attrs())
+        return Change(0, 0.0, "", "", "", "qmgr", 0, ALTERED, None, command, self.keep, _previous(command, self._engine.qmgr_attrs()))
 
     def _authrecs(self, command: Message) -> Change:
         # The records are a dict changed in place: a copy of it (an authority command is rare), compared in ``done``.
@@ -298,6 +306,6 @@ def _name(command: Message, pid: int) -> str:
     return item.value.rstrip(" \0") if isinstance(item, String) else ""
 
 
-def _named(command: Message, attrs: dict[int, object], subtype_pid: int = 0) -> tuple[tuple[int, object], ...]:
-    """The previous values of the attributes a Change names (a command cannot name the alteration stamp)."""
-    return tuple([(pid, attrs[pid]) for pid in [item.parameter for item in command.parameters] if pid in attrs and pid != subtype_pid])
+def _previous(command: Message, attrs: dict[int, Any]) -> tuple[object, ...]:
+    """The values ``attrs`` holds for the command's parameters, in its order (None where it holds none)."""
+    return tuple(map(attrs.get, map(_PARAMETER, command.parameters)))
