@@ -12,7 +12,7 @@ import pytest
 from pcfserver.client.sync import SyncClient
 from pcfserver.console.reverts import command_text, revert_text
 from pcfserver.dialects import mqsc as dialect
-from pcfserver.engine import open_engine
+from pcfserver.engine import chlauth, open_engine
 from pcfserver.engine.store import DB_NAME
 from tests.console_support import PREFIX, Console, console_server, mqsc
 from tests.engine_support import acknowledged_until_killed
@@ -144,7 +144,7 @@ def test_a_database_without_history_is_migrated(tmp_path: Path) -> None:
 CHILD = """
 import sys
 from pcfserver.dialects import mqsc
-from pcfserver.engine import open_engine
+from pcfserver.engine import chlauth, open_engine
 engine = open_engine(sys.argv[1])
 print("READY", flush=True)
 i = int(sys.argv[2])
@@ -168,5 +168,59 @@ def test_an_acknowledged_change_keeps_its_history_row_through_kill_9(tmp_path: P
         assert all(e.user == "killer" for e in engine.audit.history)
         # and nothing the store did not keep: every entry names a queue that exists
         assert all(engine.queue(e.target) is not None for e in engine.audit.history)
+    finally:
+        engine.close()
+
+
+def _chlauth_rules(engine: object) -> dict[tuple[str, int, str], dict[int, object]]:
+    """Every channel authentication rule's fields, without the alteration stamp (a revert makes a new one)."""
+    stamp = (chlauth.ALTDATE, chlauth.ALTTIME)
+    return {ident: {pid: value for pid, value in rule.attrs.items() if pid not in stamp}
+            for ident, rule in engine.chlauth.by_ident.items()}  # type: ignore[attr-defined]
+
+
+def test_set_chlauth_reverts_put_every_rule_back() -> None:
+    engine = open_engine(None)
+    try:
+        steps = [  # each command, and the revert its history entry shows
+            ("SET CHLAUTH('APP.*') TYPE(ADDRESSMAP) ADDRESS('10.0.0.*') USERSRC(CHANNEL) DESCR('apps')",
+             "SET CHLAUTH(APP.*) TYPE(ADDRESSMAP) ACTION(REMOVE) ADDRESS(10.0.0.*)"),
+            ("SET CHLAUTH('APP.*') TYPE(ADDRESSMAP) ADDRESS('10.0.0.*') USERSRC(MAP) MCAUSER('appuser') ACTION(REPLACE)",
+             "SET CHLAUTH(APP.*) TYPE(ADDRESSMAP) ACTION(REPLACE) DESCR('apps') ADDRESS(10.0.0.*) USERSRC(CHANNEL)"),
+            ("SET CHLAUTH('APP.*') TYPE(USERMAP) CLNTUSER('fred') USERSRC(MAP) MCAUSER('app1')",
+             "SET CHLAUTH(APP.*) TYPE(USERMAP) ACTION(REMOVE) CLNTUSER('fred')"),
+            ("SET CHLAUTH('APP.*') TYPE(USERMAP) CLNTUSER('bob') ADDRESS('10.1.*') USERSRC(NOACCESS) WARN(YES)",
+             "SET CHLAUTH(APP.*) TYPE(USERMAP) ACTION(REMOVE) CLNTUSER('bob') ADDRESS(10.1.*)"),
+            ("SET CHLAUTH('APP.*') TYPE(USERMAP) CLNTUSER('fred') ACTION(REMOVE)",
+             "SET CHLAUTH(APP.*) TYPE(USERMAP) ACTION(ADD) CLNTUSER('fred') MCAUSER('app1') USERSRC(MAP)"),
+            ("SET CHLAUTH('APP.*') TYPE(BLOCKUSER) USERLIST('eve','mallory')",
+             "SET CHLAUTH(APP.*) TYPE(BLOCKUSER) ACTION(REMOVE) USERLIST('eve','mallory')"),
+            ("SET CHLAUTH('APP.*') TYPE(BLOCKUSER) USERLIST('trudy')",  # ADD to a BLOCK list: the list is set back
+             "SET CHLAUTH(APP.*) TYPE(BLOCKUSER) ACTION(REPLACE) USERLIST('eve','mallory')"),
+            ("SET CHLAUTH('APP.*') TYPE(BLOCKUSER) USERLIST('eve') ACTION(REMOVE)",
+             "SET CHLAUTH(APP.*) TYPE(BLOCKUSER) ACTION(REPLACE) USERLIST('eve','mallory','trudy')"),
+            ("SET CHLAUTH('APP.*') TYPE(USERMAP) CLNTUSER('fred') USERSRC(MAP) MCAUSER('app1')", None),
+            ("SET CHLAUTH('APP.*') TYPE(USERMAP) ACTION(REMOVEALL)",  # both USERMAP rules come back, one line each
+             "SET CHLAUTH(APP.*) TYPE(USERMAP) ACTION(ADD) ADDRESS(10.1.*) CLNTUSER('bob') USERSRC(NOACCESS) WARN(YES)\n"
+             "SET CHLAUTH(APP.*) TYPE(USERMAP) ACTION(ADD) CLNTUSER('fred') MCAUSER('app1') USERSRC(MAP)"),
+            ("SET CHLAUTH('SYSTEM.*') TYPE(ADDRESSMAP) ADDRESS('*') ACTION(REMOVE)",  # one of IBM's default rules
+             "SET CHLAUTH(SYSTEM.*) TYPE(ADDRESSMAP) ACTION(ADD) DESCR('Default rule to disable all SYSTEM channels') ADDRESS(*) "
+             "USERSRC(NOACCESS)"),
+        ]
+        for command, expected in steps:
+            was = _chlauth_rules(engine)
+            _run(engine, command)
+            entry = engine.audit.history[-1]
+            assert entry.kind == "chlauth"
+            revert = revert_text(entry)
+            if expected is not None:
+                assert revert == expected, command
+            changed = _chlauth_rules(engine)
+            assert changed != was
+            for line in revert.splitlines():  # (MQSC runs one command at a time)
+                _run(engine, line)
+            assert _chlauth_rules(engine) == was, (command, revert)
+            _run(engine, command)  # on to the next step from the changed state
+            assert _chlauth_rules(engine) == changed
     finally:
         engine.close()
