@@ -3,6 +3,7 @@ restart and a kill -9), bounded, and shown on /history."""
 
 from __future__ import annotations
 
+import html
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,7 @@ from pcfserver.console.reverts import command_text, revert_text
 from pcfserver.dialects import mqsc as dialect
 from pcfserver.engine import chlauth, open_engine
 from pcfserver.engine.store import DB_NAME
-from tests.console_support import PREFIX, Console, console_server, mqsc
+from tests.console_support import PREFIX, Console, console_server, csrf_of, mqsc
 from tests.engine_support import acknowledged_until_killed
 
 pytestmark = pytest.mark.timeout(120)
@@ -53,6 +54,31 @@ def test_rest_and_pcf_changes_are_listed_with_their_reverts(served: Console) -> 
     assert "HIST.PCF" in filtered and "HIST.REST" not in filtered[filtered.index('id="history-table"'):]
     assert "HIST.REST" in by_user and "HIST.PCF" not in by_user[by_user.index('id="history-table"'):]
     assert 'class="mqsc revert"' in page and "data-copy=" in page and "style=" not in page
+
+
+def _history_row(page: str, command: str) -> str:
+    """The history table's row of the change that ran ``command``, unescaped."""
+    rows = [html.unescape(row.split("</tr>")[0]) for row in page[page.index('id="history-table"'):].split('<tr id="change-')[1:]]
+    found = [row for row in rows if f'<pre class="mqsc">{command}</pre>' in row]
+    assert len(found) == 1, (command, rows)
+    return found[0]
+
+
+def test_changes_made_in_console_pages_name_the_console_and_the_signed_in_user(served: Console) -> None:
+    with served.client("admin", "adminpw") as client:
+        form = client.get(PREFIX + "/queues/new", params={"type": "QLOCAL"}).text
+        made = client.post(PREFIX + "/queues/new", data={"csrf": csrf_of(form), "type": "QLOCAL", "name": "HIST.CONSOLE",
+                                                         "attr.MAXDEPTH": "4321", "action": "run"})
+        assert made.status_code == 303, made.text
+        box = client.get(PREFIX + "/mqsc").text
+        ran = client.post(PREFIX + "/mqsc", data={"csrf": csrf_of(box), "command": "ALTER QLOCAL(HIST.CONSOLE) DESCR('from the box')"})
+        assert ran.status_code == 200 and "AMQ8008I" in ran.text
+        page = client.get(PREFIX + "/history", params={"name": "HIST.CONSOLE"}).text
+    created = _history_row(page, "DEFINE QLOCAL(HIST.CONSOLE) MAXDEPTH(4321)")
+    altered = _history_row(page, "ALTER QLOCAL(HIST.CONSOLE) DESCR('from the box')")
+    for row in (created, altered):
+        assert "<td>console</td>" in row and "<td>admin</td>" in row, row
+    assert "DELETE QLOCAL(HIST.CONSOLE)" in created and "ALTER QLOCAL(HIST.CONSOLE) DESCR('')" in altered, (created, altered)
 
 
 def test_history_pages_newest_first(served: Console) -> None:
