@@ -115,8 +115,7 @@ class Change(AddHistory):
         replaced = self.replaced
         before = self._before
         if before is None:
-            command = self.command
-            assert isinstance(command, Message)
+            command = message(self)
             if self.mode == REPLACED:
                 attrs = getattr(replaced, "attrs", None)
                 assert isinstance(attrs, dict)

@@ -260,9 +260,16 @@ class AddHistory:
         return ()
 
     def row(self) -> tuple[int, float, str, str, str, bytes]:
+        before = self.before  # (first: ``derive`` reads the command)
         command = self.command
-        data = command if isinstance(command, (bytes, tuple)) else command_data(command)
-        return (self.seq, self.at, self.user, self.via, self.target, pickle.dumps((self.kind, self.subtype, self.mode, self.before, data), _PICKLE_PROTOCOL))
+        if isinstance(command, Message):
+            # Kept as its plain data from now on (atoms, which the garbage collector stops visiting), not as the
+            # decoded command's dozen objects per entry that each full collection would visit; audit.message
+            # makes the command again when a page asks.
+            data = self.command = command_data(command)
+        else:
+            data = command
+        return (self.seq, self.at, self.user, self.via, self.target, pickle.dumps((self.kind, self.subtype, self.mode, before, data), _PICKLE_PROTOCOL))
 
 
 # A history entry's command as its row keeps it.  The commands that change the registry hold integers, strings and
