@@ -13,6 +13,8 @@ What it replaced, by command:
 * Delete: all the object's attributes (the revert defines it again).
 * Set and Delete Authority Record: the records it touched, before and after (the revert adds what was removed and
   removes what was added).
+* Set Channel Authentication Record: the rules of the profile and type it names that it added, changed or removed,
+  before and after (the revert removes a rule added, sets back one changed, adds again one removed).
 * Anything else that changed the registry: nothing (no automatic revert).
 
 Refused commands (any failed answer, and the message layer's authority refusals) go to a ring of the latest few, in
