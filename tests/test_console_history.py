@@ -3,6 +3,7 @@ restart and a kill -9), bounded, and shown on /history."""
 
 from __future__ import annotations
 
+import html
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,9 +13,9 @@ import pytest
 from pcfserver.client.sync import SyncClient
 from pcfserver.console.reverts import command_text, revert_text
 from pcfserver.dialects import mqsc as dialect
-from pcfserver.engine import open_engine
+from pcfserver.engine import chlauth, open_engine
 from pcfserver.engine.store import DB_NAME
-from tests.console_support import PREFIX, Console, console_server, mqsc
+from tests.console_support import PREFIX, Console, console_server, csrf_of, mqsc
 from tests.engine_support import acknowledged_until_killed
 
 pytestmark = pytest.mark.timeout(120)
@@ -53,6 +54,31 @@ def test_rest_and_pcf_changes_are_listed_with_their_reverts(served: Console) -> 
     assert "HIST.PCF" in filtered and "HIST.REST" not in filtered[filtered.index('id="history-table"'):]
     assert "HIST.REST" in by_user and "HIST.PCF" not in by_user[by_user.index('id="history-table"'):]
     assert 'class="mqsc revert"' in page and "data-copy=" in page and "style=" not in page
+
+
+def _history_row(page: str, command: str) -> str:
+    """The history table's row of the change that ran ``command``, unescaped."""
+    rows = [html.unescape(row.split("</tr>")[0]) for row in page[page.index('id="history-table"'):].split('<tr id="change-')[1:]]
+    found = [row for row in rows if f'<pre class="mqsc">{command}</pre>' in row]
+    assert len(found) == 1, (command, rows)
+    return found[0]
+
+
+def test_changes_made_in_console_pages_name_the_console_and_the_signed_in_user(served: Console) -> None:
+    with served.client("admin", "adminpw") as client:
+        form = client.get(PREFIX + "/queues/new", params={"type": "QLOCAL"}).text
+        made = client.post(PREFIX + "/queues/new", data={"csrf": csrf_of(form), "type": "QLOCAL", "name": "HIST.CONSOLE",
+                                                         "attr.MAXDEPTH": "4321", "action": "run"})
+        assert made.status_code == 303, made.text
+        box = client.get(PREFIX + "/mqsc").text
+        ran = client.post(PREFIX + "/mqsc", data={"csrf": csrf_of(box), "command": "ALTER QLOCAL(HIST.CONSOLE) DESCR('from the box')"})
+        assert ran.status_code == 200 and "AMQ8008I" in ran.text
+        page = client.get(PREFIX + "/history", params={"name": "HIST.CONSOLE"}).text
+    created = _history_row(page, "DEFINE QLOCAL(HIST.CONSOLE) MAXDEPTH(4321)")
+    altered = _history_row(page, "ALTER QLOCAL(HIST.CONSOLE) DESCR('from the box')")
+    for row in (created, altered):
+        assert "<td>console</td>" in row and "<td>admin</td>" in row, row
+    assert "DELETE QLOCAL(HIST.CONSOLE)" in created and "ALTER QLOCAL(HIST.CONSOLE) DESCR('')" in altered, (created, altered)
 
 
 def test_history_pages_newest_first(served: Console) -> None:
@@ -144,7 +170,7 @@ def test_a_database_without_history_is_migrated(tmp_path: Path) -> None:
 CHILD = """
 import sys
 from pcfserver.dialects import mqsc
-from pcfserver.engine import open_engine
+from pcfserver.engine import chlauth, open_engine
 engine = open_engine(sys.argv[1])
 print("READY", flush=True)
 i = int(sys.argv[2])
@@ -168,5 +194,59 @@ def test_an_acknowledged_change_keeps_its_history_row_through_kill_9(tmp_path: P
         assert all(e.user == "killer" for e in engine.audit.history)
         # and nothing the store did not keep: every entry names a queue that exists
         assert all(engine.queue(e.target) is not None for e in engine.audit.history)
+    finally:
+        engine.close()
+
+
+def _chlauth_rules(engine: object) -> dict[tuple[str, int, str], dict[int, object]]:
+    """Every channel authentication rule's fields, without the alteration stamp (a revert makes a new one)."""
+    stamp = (chlauth.ALTDATE, chlauth.ALTTIME)
+    return {ident: {pid: value for pid, value in rule.attrs.items() if pid not in stamp}
+            for ident, rule in engine.chlauth.by_ident.items()}  # type: ignore[attr-defined]
+
+
+def test_set_chlauth_reverts_put_every_rule_back() -> None:
+    engine = open_engine(None)
+    try:
+        steps = [  # each command, and the revert its history entry shows
+            ("SET CHLAUTH('APP.*') TYPE(ADDRESSMAP) ADDRESS('10.0.0.*') USERSRC(CHANNEL) DESCR('apps')",
+             "SET CHLAUTH(APP.*) TYPE(ADDRESSMAP) ACTION(REMOVE) ADDRESS(10.0.0.*)"),
+            ("SET CHLAUTH('APP.*') TYPE(ADDRESSMAP) ADDRESS('10.0.0.*') USERSRC(MAP) MCAUSER('appuser') ACTION(REPLACE)",
+             "SET CHLAUTH(APP.*) TYPE(ADDRESSMAP) ACTION(REPLACE) DESCR('apps') ADDRESS(10.0.0.*) USERSRC(CHANNEL)"),
+            ("SET CHLAUTH('APP.*') TYPE(USERMAP) CLNTUSER('fred') USERSRC(MAP) MCAUSER('app1')",
+             "SET CHLAUTH(APP.*) TYPE(USERMAP) ACTION(REMOVE) CLNTUSER('fred')"),
+            ("SET CHLAUTH('APP.*') TYPE(USERMAP) CLNTUSER('bob') ADDRESS('10.1.*') USERSRC(NOACCESS) WARN(YES)",
+             "SET CHLAUTH(APP.*) TYPE(USERMAP) ACTION(REMOVE) CLNTUSER('bob') ADDRESS(10.1.*)"),
+            ("SET CHLAUTH('APP.*') TYPE(USERMAP) CLNTUSER('fred') ACTION(REMOVE)",
+             "SET CHLAUTH(APP.*) TYPE(USERMAP) ACTION(ADD) CLNTUSER('fred') MCAUSER('app1') USERSRC(MAP)"),
+            ("SET CHLAUTH('APP.*') TYPE(BLOCKUSER) USERLIST('eve','mallory')",
+             "SET CHLAUTH(APP.*) TYPE(BLOCKUSER) ACTION(REMOVE) USERLIST('eve','mallory')"),
+            ("SET CHLAUTH('APP.*') TYPE(BLOCKUSER) USERLIST('trudy')",  # ADD to a BLOCK list: the list is set back
+             "SET CHLAUTH(APP.*) TYPE(BLOCKUSER) ACTION(REPLACE) USERLIST('eve','mallory')"),
+            ("SET CHLAUTH('APP.*') TYPE(BLOCKUSER) USERLIST('eve') ACTION(REMOVE)",
+             "SET CHLAUTH(APP.*) TYPE(BLOCKUSER) ACTION(REPLACE) USERLIST('eve','mallory','trudy')"),
+            ("SET CHLAUTH('APP.*') TYPE(USERMAP) CLNTUSER('fred') USERSRC(MAP) MCAUSER('app1')", None),
+            ("SET CHLAUTH('APP.*') TYPE(USERMAP) ACTION(REMOVEALL)",  # both USERMAP rules come back, one line each
+             "SET CHLAUTH(APP.*) TYPE(USERMAP) ACTION(ADD) ADDRESS(10.1.*) CLNTUSER('bob') USERSRC(NOACCESS) WARN(YES)\n"
+             "SET CHLAUTH(APP.*) TYPE(USERMAP) ACTION(ADD) CLNTUSER('fred') MCAUSER('app1') USERSRC(MAP)"),
+            ("SET CHLAUTH('SYSTEM.*') TYPE(ADDRESSMAP) ADDRESS('*') ACTION(REMOVE)",  # one of IBM's default rules
+             "SET CHLAUTH(SYSTEM.*) TYPE(ADDRESSMAP) ACTION(ADD) DESCR('Default rule to disable all SYSTEM channels') ADDRESS(*) "
+             "USERSRC(NOACCESS)"),
+        ]
+        for command, expected in steps:
+            was = _chlauth_rules(engine)
+            _run(engine, command)
+            entry = engine.audit.history[-1]
+            assert entry.kind == "chlauth"
+            revert = revert_text(entry)
+            if expected is not None:
+                assert revert == expected, command
+            changed = _chlauth_rules(engine)
+            assert changed != was
+            for line in revert.splitlines():  # (MQSC runs one command at a time)
+                _run(engine, line)
+            assert _chlauth_rules(engine) == was, (command, revert)
+            _run(engine, command)  # on to the next step from the changed state
+            assert _chlauth_rules(engine) == changed
     finally:
         engine.close()

@@ -4,7 +4,11 @@
 
 Prints engine work per command (in memory: validation, apply, response) and durable commands
 per second with the SQLite store committing ``--batch`` commands per transaction.  Figures vary
-from run to run; they are a guide, not a test.
+from run to run; they are a guide, not a test.  Each rate is printed twice: by the wall clock, and
+by this process's CPU time (``time.process_time``), which a shared machine's other work disturbs
+far less (for the durable rates it leaves out the waits for fsync).  To compare revisions, run this
+script under both with ``tools/bench_versions.py`` (name it by its absolute path to run this copy of
+it under the earlier tree too).
 """
 
 from __future__ import annotations
@@ -51,21 +55,23 @@ def run(count: int, batch: int) -> None:
     commands = [change_command(i) for i in range(count)]
     engine = open_engine()
     create_queues(engine)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for i in range(0, count, batch):
         for answer in engine.execute_batch(commands[i : i + batch]):
             assert answer[0].reason == 0, answer
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(f"in memory: {count / elapsed:,.0f} commands/s, {elapsed / count * 1e6:.1f} us per CHANGE_Q")
+    print(f"in memory, CPU time: {count / cpu:,.0f} commands/s, {cpu / count * 1e6:.1f} us per CHANGE_Q")
     engine.close()
     with tempfile.TemporaryDirectory() as tmp:
         engine = open_engine(Path(tmp))
         create_queues(engine)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         for i in range(0, count, batch):
             engine.execute_batch(commands[i : i + batch])
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         print(f"sqlite (WAL, synchronous=FULL, {batch} per commit): {count / elapsed:,.0f} durable commands/s, {elapsed / count * 1e6:.1f} us each")
+        print(f"sqlite ({batch} per commit), CPU time: {count / cpu:,.0f} durable commands/s, {cpu / count * 1e6:.1f} us each")
         single = min(count, 2000)
         start = time.perf_counter()
         for command in commands[:single]:

@@ -3,19 +3,22 @@
 The revert is written from what the entry kept of the state before the change, with the dump writer's rendering
 (``pcfserver.dialects.dump``): a definition deleted comes back as ``DEFINE ... REPLACE`` with the attributes that
 differed from the defaults, an alteration is altered back, a new object is deleted, an authority record gets back
-the authorities it lost and loses those it gained.
+the authorities it lost and loses those it gained, a channel authentication rule added is removed, one changed is
+set back (ACTION(REPLACE)) and one removed is added again (several lines when REMOVEALL removed several).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import cast
 
 from pcfserver import kinds, mq
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.dump import Value, definition, parameters
-from pcfserver.engine import audit
+from pcfserver.engine import audit, chlauth
 from pcfserver.engine.audit import Change
+from pcfserver.engine.store import ObjValue
 
 NO_REVERT = "* no automatic revert for this change"
 
@@ -61,6 +64,8 @@ def _values(before: tuple[object, ...]) -> dict[int, Value]:
 def _reverts(kind: str, subtype: int, mode: str, target: str, before: tuple[object, ...]) -> list[Message]:
     if mode == audit.AUTHRECS:
         return [_authrec(record) for record in before if isinstance(record, tuple)]
+    if mode == audit.CHLAUTH:
+        return [_chlauth_rule(target, subtype, pair) for pair in before]
     if kind == "qmgr" and mode == audit.ALTERED:
         return [Message(mq.MQCMD_CHANGE_Q_MGR, tuple(parameters("qmgr", 0, _values(before))))]
     if kind == "queue":
@@ -102,3 +107,33 @@ def _authrec(record: tuple[object, ...]) -> Message:
     if not was:
         return Message(mq.MQCMD_DELETE_AUTH_REC, tuple(params[:3]))
     return Message(mq.MQCMD_SET_AUTH_REC, tuple(params))
+
+
+def _chlauth_rule(profile: str, record_type: int, pair: object) -> Message:
+    """SET CHLAUTH putting one rule back: (its fields before, after) -- () for none -- as ``audit`` kept them."""
+    assert isinstance(pair, tuple) and len(pair) == 2
+    was, now = (_values(side) for side in pair)
+    head: tuple[Parameter, ...] = (String(chlauth.PROFILE, profile), Integer(chlauth.TYPE, record_type))
+    if not was:  # added: removed by the fields that tell it apart (a BLOCK type's by every name it holds)
+        if record_type in chlauth.BLOCK_TYPES:
+            listed = chlauth.REQUIRED[record_type]
+            keys: tuple[Parameter, ...] = (_chlauth_parameter(listed, now[listed]),)
+        else:
+            keys = tuple(_chlauth_parameter(pid, now[pid]) for pid in chlauth.KEY_FIELDS[record_type] if now.get(pid, "") != "")
+        return Message(mq.MQCMD_SET_CHLAUTH_REC, (*head, Integer(chlauth.ACTION, mq.MQACT_REMOVE), *keys))
+    # changed (set back whole) or removed (added again): the fields the rule shows, those at their default left out
+    rule = chlauth.Record(profile, record_type, {**chlauth.DEFAULTS, **cast(dict[int, ObjValue], was)})
+    fields = tuple(_chlauth_parameter(pid, was[pid]) for pid in chlauth.shown(rule)
+                   if pid in was and pid not in (chlauth.ALTDATE, chlauth.ALTTIME)
+                   and (pid == chlauth.USERSRC or pid == chlauth.REQUIRED[record_type] or was[pid] != chlauth.DEFAULTS.get(pid)))
+    action = mq.MQACT_REPLACE if now else mq.MQACT_ADD
+    return Message(mq.MQCMD_SET_CHLAUTH_REC, (*head, Integer(chlauth.ACTION, action), *fields))
+
+
+def _chlauth_parameter(pid: int, value: Value) -> Parameter:
+    if isinstance(value, tuple):
+        return StringList(pid, tuple(str(v) for v in value))
+    if isinstance(value, str):
+        return String(pid, value)
+    assert isinstance(value, int)
+    return Integer(pid, value)

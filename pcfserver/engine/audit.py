@@ -13,6 +13,8 @@ What it replaced, by command:
 * Delete: all the object's attributes (the revert defines it again).
 * Set and Delete Authority Record: the records it touched, before and after (the revert adds what was removed and
   removes what was added).
+* Set Channel Authentication Record: the rules of the profile and type it names that it added, changed or removed,
+  before and after (the revert removes a rule added, sets back one changed, adds again one removed).
 * Anything else that changed the registry: nothing (no automatic revert).
 
 Refused commands (any failed answer, and the message layer's authority refusals) go to a ring of the latest few, in
@@ -26,12 +28,14 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from operator import attrgetter
+from typing import Any, Protocol, cast
 
 from pcfserver import kinds, mq
-from pcfserver.codec.decoder import decode
 from pcfserver.codec.model import Integer, Message, String
+from pcfserver.engine.chlauth import ChlauthRecords
 from pcfserver.engine.context import EngineView
-from pcfserver.engine.store import AddHistory
+from pcfserver.engine.store import AddHistory, CommandData, command_of
 from pcfserver.engine.transaction import Transaction
 from pcfserver.tables import read_table
 
@@ -42,12 +46,21 @@ NEW = "new"  # the object did not exist: delete it
 REPLACED = "replaced"  # all its previous attributes: define it again (REPLACE)
 ALTERED = "altered"  # the previous values of the attributes named: alter them back
 AUTHRECS = "authrecs"  # ((profile, object type, entity type, entity, before, after), ...)
+CHLAUTH = "chlauth"  # the profile's records of the type that changed: ((attrs before or (), attrs after or ()), ...)
 NONE = "none"  # no automatic revert
 
 # Commands that change messages or runtime statistics, not the registry's definitions: never history.
 _NOT_HISTORY = frozenset((mq.MQCMD_CLEAR_Q, mq.MQCMD_MOVE_Q, mq.MQCMD_CLEAR_TOPIC_STRING, mq.MQCMD_RESET_Q_STATS))
+# Inquiries change nothing: no work at all for them (not even a look at their target).
+_INQUIRIES = frozenset(getattr(mq, name) for name in dir(mq) if name.startswith("MQCMD_INQUIRE"))
 _AUTH_COMMANDS = frozenset((mq.MQCMD_SET_AUTH_REC, mq.MQCMD_DELETE_AUTH_REC))
-_QUEUE_VERBS = {mq.MQCMD_CREATE_Q: "CREATE", mq.MQCMD_COPY_Q: "COPY", mq.MQCMD_CHANGE_Q: "CHANGE", mq.MQCMD_DELETE_Q: "DELETE"}
+_QUEUE_COMMANDS = frozenset((mq.MQCMD_CREATE_Q, mq.MQCMD_COPY_Q, mq.MQCMD_CHANGE_Q, mq.MQCMD_DELETE_Q))
+_COPY_Q = mq.MQCMD_COPY_Q
+_CHANGE_Q = mq.MQCMD_CHANGE_Q
+_Q_NAME = mq.MQCA_Q_NAME
+_TO_Q_NAME = mq.MQCACF_TO_Q_NAME
+_Q_TYPE = mq.MQIA_Q_TYPE
+_PARAMETER = attrgetter("parameter")
 
 
 @cache
@@ -65,33 +78,85 @@ class Refusal:
     reason: int
 
 
-Change = AddHistory  # a history entry is the store operation that writes it
+class Change(AddHistory):
+    """A history entry, and the store operation that writes it.
+
+    One is made before its command runs (``Audit.watch``) holding a reference to the record the command would
+    replace, not a copy: a registered record (Queue, NamedObject, the queue manager's attribute dict, a channel
+    authentication Record) is never mutated, a change makes a new one.  ``before`` (the plain data the revert is
+    written from, what the table keeps) is worked out from it when first asked for, by the commit or by a page,
+    and the reference is dropped then.  A Change (alter) keeps less: the previous values of the parameters the
+    command names, in the command's order (one tuple, taken at C speed), paired with their ids when asked for;
+    holding the whole replaced record until then kept a dict of every attribute alive per entry, which cost more
+    (memory, the garbage collector's passes) than taking the values, in an engine whose store never commits."""
+
+    __slots__ = ("pid", "replaced")
+
+    def __init__(
+        self, seq: int, at: float, user: str, via: str, target: str, kind: str, subtype: int, mode: str, before: tuple[object, ...] | None,
+        command: Message | CommandData, keep: int = 0, replaced: object = None, pid: int = 0,
+    ) -> None:
+        # AddHistory's fields, set here rather than through super().__init__: one call less per change.
+        self.seq = seq
+        self.at = at
+        self.user = user
+        self.via = via
+        self.target = target
+        self.kind = kind
+        self.subtype = subtype
+        self.mode = mode
+        self._before = before
+        self.command = command
+        self.keep = keep
+        self.replaced = replaced  # the record the change replaced, until ``before`` is worked out from it
+        self.pid = pid  # the parameter holding ``subtype`` (never reverted: an object keeps its type)
+
+    def derive(self) -> tuple[object, ...]:
+        # The commit's thread and the event loop's may both ask: ``replaced`` is read before ``_before`` and cleared
+        # after it is set, so whichever comes second finds one or the other.
+        replaced = self.replaced
+        before = self._before
+        if before is None:
+            command = message(self)
+            if self.mode == REPLACED:
+                attrs = getattr(replaced, "attrs", None)
+                assert isinstance(attrs, dict)
+                before = tuple(attrs.items())
+            else:  # ALTERED: the previous values of the attributes the command names, None for those the object lacks
+                assert isinstance(replaced, tuple)
+                pid = self.pid
+                before = tuple([pair for pair in zip(map(_PARAMETER, command.parameters), replaced, strict=True) if pair[1] is not None and pair[0] != pid])
+            self._before = before
+            self.replaced = None
+        return before
 
 
-def message(entry: Change) -> Message:
-    """The entry's PCF command (decoded once when it was read back from the store)."""
+def message(entry: AddHistory) -> Message:
+    """The entry's PCF command (made once from what the store kept when it was read back)."""
     command = entry.command
-    if isinstance(command, bytes):
-        command = entry.command = decode(command)[0]
+    if not isinstance(command, Message):
+        command = entry.command = command_of(command)
     return command
 
 
-@dataclass(slots=True)
-class _Watch:
-    """What a watched command's target was before it ran."""
+class AuditView(EngineView, Protocol):
+    """What the audit reads of the engine besides an EngineView's: the channel authentication records."""
 
-    kind: str
-    target: str
-    subtype: int
-    record: object  # the Queue, NamedObject or qmgr attribute dict (never mutated: a change makes a new one), or None
-    verb: str
-    subtype_pid: int = 0  # the parameter that holds ``subtype`` (never reverted: an object keeps its type)
+    chlauth: ChlauthRecords
+
+
+_OTHER = Change(0, 0.0, "", "", "", "", 0, NONE, (), Message(0, ()))  # what ``watch`` says of a command it has no rule for
+_Watcher = Callable[[Message], Change]
+
+
+def _other(command: Message) -> Change:
+    return _OTHER
 
 
 class Audit:
     """The engine's history and refusals; told of each command by the engine (``watch`` before, ``done`` after)."""
 
-    def __init__(self, engine: EngineView, transaction: Transaction) -> None:
+    def __init__(self, engine: AuditView, transaction: Transaction) -> None:
         self._engine = engine
         self._tx = transaction
         config = settings()
@@ -100,63 +165,101 @@ class Audit:
         self.refused: deque[Refusal] = deque(maxlen=config["refused_entries"])
         self.clock: Callable[[], float] = time.time
         self._seq = 0
+        self._forget_it = self._forget  # (one bound method, not one per change)
         self._kinds = kinds.by_command()
+        # What to do before each command, by command code: None for one that is never history; absent for one
+        # with no rule of its own (an entry without revert if it changes the registry).
+        watchers: dict[int, _Watcher | None] = dict.fromkeys(_INQUIRIES | _NOT_HISTORY)
+        watchers.update(dict.fromkeys(_QUEUE_COMMANDS, self._queue))
+        for code, (_kind, verb) in self._kinds.items():
+            watchers[code] = None if verb.startswith("INQUIRE") else self._object
+        watchers[mq.MQCMD_CHANGE_Q_MGR] = self._qmgr
+        watchers.update(dict.fromkeys(_AUTH_COMMANDS, self._authrecs))
+        watchers[mq.MQCMD_SET_CHLAUTH_REC] = self._chlauth
+        self._watchers = watchers
 
     def load(self, rows: list[tuple[int, float, str, str, str, object]]) -> None:
         for seq, at, user, via, target, data in rows[-self.keep :]:
             if not isinstance(data, tuple) or len(data) != 5:
                 continue
             kind, subtype, mode, before, command = data
-            self.history.append(Change(seq, at, user, via, target, str(kind), int(subtype), str(mode), tuple(before), bytes(command), self.keep))
+            if not isinstance(command, (bytes, tuple)):
+                continue
+            kept = cast(CommandData, command)  # (store.command_of checks it when a page asks for it)
+            self.history.append(Change(seq, at, user, via, target, str(kind), int(subtype), str(mode), tuple(before), kept, self.keep))
         if rows:
             self._seq = rows[-1][0]
 
     # ------------------------------------------------------------------ before and after a command
 
-    def watch(self, command: Message) -> object:
-        """What the command's target is now (called before it runs), or None for a command that is never history."""
-        code = command.command
-        if code in _NOT_HISTORY:
-            return None
-        engine = self._engine
-        verb = _QUEUE_VERBS.get(code)
-        if verb is not None:
-            name = _name(command, mq.MQCACF_TO_Q_NAME if verb == "COPY" else mq.MQCA_Q_NAME)
-            record = engine.queue(name)
-            qtype = record.qtype if record is not None else _int(command, mq.MQIA_Q_TYPE)
-            return _Watch("queue", name, qtype, record, verb)
-        found = self._kinds.get(code)
-        if found is not None:
-            kind, verb = found
-            if verb.startswith("INQUIRE"):
-                return None
-            name = _name(command, kind.to_name if verb == "COPY" else kind.name)
-            obj = engine.objects.get(kind.object_type, name)
-            subtype = 0
-            if kind.subtype:
-                value = obj.attrs.get(kind.subtype) if obj is not None else None
-                subtype = value if isinstance(value, int) else _int(command, kind.subtype)
-            return _Watch(kind.key, name, subtype, obj, verb, kind.subtype)
-        if code == mq.MQCMD_CHANGE_Q_MGR:
-            return _Watch("qmgr", "", 0, engine.qmgr_attrs(), "CHANGE")
-        if code in _AUTH_COMMANDS:
-            return _Watch("authrec", _name(command, mq.MQCACF_AUTH_PROFILE_NAME), 0, dict(engine.authority.records), "SET")
-        return _Watch("", "", 0, None, "")
+    def watch(self, command: Message) -> Change | None:
+        """The command's entry-to-be, holding what its target is now (called before it runs); None for a command that
+        is never history."""
+        watcher = self._watchers.get(command.command, _other)
+        return watcher(command) if watcher is not None else None
 
-    def done(self, command: Message, watched: object, origin: Origin | None, user: str) -> None:
-        """The command changed the registry: its entry, a store operation of the same transaction."""
-        if not isinstance(watched, _Watch):
-            return
-        mode, before, target = self._before(command, watched)
-        via, who = origin if origin is not None else ("engine", "")
-        self._seq += 1
-        entry = Change(self._seq, self.clock(), who or user, via, target, watched.kind, watched.subtype, mode, before, command, self.keep)
+    def _queue(self, command: Message) -> Change:
+        code = command.command
+        pid = _TO_Q_NAME if code == _COPY_Q else _Q_NAME
+        first = command.parameters[0] if command.parameters else None  # (the name usually comes first)
+        name = first.value.rstrip(" \0") if type(first) is String and first.parameter == pid else _name(command, pid)
+        record = self._engine.queue(name)
+        if record is None:
+            return Change(0, 0.0, "", "", name, "queue", _int(command, _Q_TYPE), NEW, (), command, self.keep)
+        if code == _CHANGE_Q:
+            return Change(0, 0.0, "", "", name, "queue", record.qtype, ALTERED, None, command, self.keep, _previous(command, record.attrs))
+        return Change(0, 0.0, "", "", name, "queue", record.qtype, REPLACED, None, command, self.keep, record)
+
+    def _object(self, command: Message) -> Change:
+        kind, verb = self._kinds[command.command]
+        name = _name(command, kind.to_name if verb == "COPY" else kind.name)
+        obj = self._engine.objects.get(kind.object_type, name)
+        subtype = 0
+        if kind.subtype:
+            value = obj.attrs.get(kind.subtype) if obj is not None else None
+            subtype = value if isinstance(value, int) else _int(command, kind.subtype)
+        if obj is None:
+            return Change(0, 0.0, "", "", name, kind.key, subtype, NEW, (), command, self.keep)
+        if verb == "CHANGE":
+            return Change(0, 0.0, "", "", name, kind.key, subtype, ALTERED, None, command, self.keep, _previous(command, obj.attrs), kind.subtype)
+        return Change(0, 0.0, "", "", name, kind.key, subtype, REPLACED, None, command, self.keep, obj)
+
+    def _qmgr(self, command: Message) -> Change:
+        return Change(0, 0.0, "", "", "", "qmgr", 0, ALTERED, None, command, self.keep, _previous(command, self._engine.qmgr_attrs()))
+
+    def _authrecs(self, command: Message) -> Change:
+        # The records are a dict changed in place: a copy of it (an authority command is rare), compared in ``done``.
+        profile = _name(command, mq.MQCACF_AUTH_PROFILE_NAME)
+        return Change(0, 0.0, "", "", profile, "authrec", 0, AUTHRECS, None, command, self.keep, dict(self._engine.authority.records))
+
+    def _chlauth(self, command: Message) -> Change:
+        # A command touches the records of the profile and type it names; the records themselves are never mutated.
+        profile, record_type = _name(command, mq.MQCACH_CHANNEL_NAME), _int(command, mq.MQIACF_CHLAUTH_TYPE)
+        records = tuple(self._engine.chlauth.of(profile, record_type))
+        return Change(0, 0.0, "", "", profile, "chlauth", record_type, CHLAUTH, None, command, self.keep, records)
+
+    def done(self, command: Message, entry: Change, origin: Origin | None, user: str) -> None:
+        """The command (``watch`` made ``entry`` of it) changed the registry: its entry, a store operation of the same
+        transaction."""
+        if entry is _OTHER:
+            entry = Change(0, 0.0, "", "", "", "", 0, NONE, (), command, self.keep)
+        elif entry.mode == AUTHRECS or entry.mode == CHLAUTH:  # their records are compared with the ones now
+            self._compare(entry)
+        self._seq = seq = self._seq + 1
+        entry.seq = seq
+        entry.at = self.clock()
+        if origin is None:
+            entry.via = "engine"
+            entry.user = user
+        else:
+            entry.via, who = origin
+            entry.user = who or user
         history = self.history
         dropped = history[0] if len(history) == history.maxlen else None
         history.append(entry)
         tx = self._tx
-        tx.record(self._forget, entry, dropped)
-        tx.record_op(entry)
+        tx.undo.append((self._forget_it, entry, dropped))
+        tx.ops.append(entry)
 
     def _forget(self, entry: object, dropped: object) -> None:
         """Undoes ``done`` (the change was undone): its entry goes, the one it pushed out comes back."""
@@ -168,27 +271,24 @@ class Audit:
         assert isinstance(entry, Change)
         self._seq = entry.seq - 1
 
-    def _before(self, command: Message, watched: _Watch) -> tuple[str, tuple[object, ...], str]:
-        record = watched.record
-        target = watched.target
-        if watched.kind == "authrec":
-            assert isinstance(record, dict)
+    def _compare(self, entry: Change) -> None:
+        """An authority or channel authentication command's ``before``: the records it touched, before and after."""
+        was = entry.replaced
+        entry.replaced = None
+        if entry.mode == AUTHRECS:
+            assert isinstance(was, dict)
             now = self._engine.authority.records
-            touched = [(*key, tuple(sorted(record.get(key, ()))), tuple(sorted(now.get(key, ()))))
-                       for key in sorted(set(record) | set(now)) if record.get(key) != now.get(key)]
-            return AUTHRECS, tuple(touched), target or (touched[0][0] if touched else "")
-        if not watched.verb:
-            return NONE, (), target
-        if watched.kind == "qmgr":
-            assert isinstance(record, dict)
-            return ALTERED, _named(command, record), target
-        if record is None:
-            return NEW, (), target
-        attrs = getattr(record, "attrs", None)
-        assert isinstance(attrs, dict)
-        if watched.verb == "CHANGE":
-            return ALTERED, _named(command, attrs, watched.subtype_pid), target
-        return REPLACED, tuple(attrs.items()), target
+            touched = [(*key, tuple(sorted(was.get(key, ()))), tuple(sorted(now.get(key, ()))))
+                       for key in sorted(set(was) | set(now)) if was.get(key) != now.get(key)]
+            entry._before = tuple(touched)
+            if not entry.target and touched:
+                entry.target = touched[0][0]
+            return
+        assert isinstance(was, tuple)
+        before = {record.ident: record for record in was}
+        after = {record.ident: record for record in self._engine.chlauth.of(entry.target, entry.subtype)}
+        entry._before = tuple((tuple(before[i].attrs.items()) if i in before else (), tuple(after[i].attrs.items()) if i in after else ())
+                              for i in dict.fromkeys((*before, *after)) if before.get(i) is not after.get(i))
 
     # ------------------------------------------------------------------ refusals
 
@@ -207,6 +307,6 @@ def _name(command: Message, pid: int) -> str:
     return item.value.rstrip(" \0") if isinstance(item, String) else ""
 
 
-def _named(command: Message, attrs: dict[int, object], subtype_pid: int = 0) -> tuple[tuple[int, object], ...]:
-    """The previous values of the attributes a Change names (a command cannot name the alteration stamp)."""
-    return tuple([(pid, attrs[pid]) for pid in [item.parameter for item in command.parameters] if pid in attrs and pid != subtype_pid])
+def _previous(command: Message, attrs: dict[int, Any]) -> tuple[object, ...]:
+    """The values ``attrs`` holds for the command's parameters, in its order (None where it holds none)."""
+    return tuple(map(attrs.get, map(_PARAMETER, command.parameters)))

@@ -175,6 +175,7 @@ class Engine:
         self.chlauth = chlauth.ChlauthRecords()
         self._identity: Identity | None = None  # who the commands being applied run for (None: the server)
         self.audit = audit.Audit(self, self._tx)  # the change history and the latest refused commands
+        self._watch = self.audit.watch
         self.messaging.refused = self._refused_call
         settings = audit.settings()
         self.monitor = Sampler(self.messaging, settings["sample_seconds"], settings["samples"])  # sampled by the shell
@@ -368,14 +369,14 @@ class Engine:
 
     def _audited(self, command: Message, mark: tuple[int, int], origin: audit.Origin | None) -> list[Message]:
         """``_execute_one``, then its history entry if it changed the registry, or its refusal if it failed."""
-        watched = self.audit.watch(command) if type(command) is Message else None
+        entry = self._watch(command) if type(command) is Message else None
         answer = self._execute_one(command)
         if answer and answer[0].comp_code == _FAILED:
             identity = self._identity
             self.audit.refuse(command, answer[0].reason, origin, identity.user if identity is not None else "")
-        elif watched is not None and self._tx.changed_since(mark):
+        elif entry is not None and len(self._tx.ops) > mark[1]:  # (Transaction.changed_since, inline)
             identity = self._identity
-            self.audit.done(command, watched, origin, identity.user if identity is not None else "")
+            self.audit.done(command, entry, origin, identity.user if identity is not None else "")
         return answer
 
     def _refused_call(self, session: SessionState, name: str, auth: int) -> None:
