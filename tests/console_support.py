@@ -164,10 +164,12 @@ def axe_violations(driver: Any) -> list[dict[str, Any]]:
 
 
 def wait_for(driver: Any, condition: Any, timeout: float = 15) -> Any:
-    """selenium's WebDriverWait: ``condition(driver)`` until truthy."""
+    """selenium's WebDriverWait: ``condition(driver)`` until truthy; an element missing, or gone because the page was
+    replaced while the condition read it (a form's answer arriving), means "not yet"."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout).until(condition)
+    return WebDriverWait(driver, timeout, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(condition)
 
 
 def sign_in(driver: Any, served: Console, user: str, password: str, path: str = "/queues") -> None:
