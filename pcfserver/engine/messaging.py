@@ -838,14 +838,20 @@ class MessageLayer:
         if state is None:
             return 0
         cleared = 0
+        seqs: list[int] = []
         self._snapshot(state)
         for m in list(state.in_order()):
             self._keep(m)
             m.removed = True
+            if m.stored:
+                seqs.append(m.seq)
             m.stored = False
             cleared += 1
+        # A managed queue dropped with its subscription may hold messages got in a unit of work not yet committed:
+        # their rows go too (a commit of the get deletes nothing more, a backout finds no queue to return to).
+        seqs.extend(m.seq for session in self.sessions.values() for m in session.uow.gets if m.queue == name and m.stored)
         state.depth = 0
-        self._engine.record_op(ClearMessages(name))
+        self._engine.record_op(ClearMessages(name, seqs))
         return cleared
 
     def reset_statistics(self, name: str) -> tuple[int, int, int, int]:
