@@ -76,7 +76,9 @@ class Session:
         persistence = None if persistent is None else (mq.MQPER_PERSISTENT if persistent else mq.MQPER_NOT_PERSISTENT)
         reply_q, reply_qmgr = _reply_to(reply_to) if reply_to else ("", "")
         layer = self._qm.engine.messaging
-        state = self._live()
+        if self._closed:
+            raise MQIError(mq.MQRC_HCONN_ERROR)
+        state = self._state
         return self._qm.call(
             lambda: layer.put(
                 state,
