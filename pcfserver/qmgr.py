@@ -76,7 +76,9 @@ class Session:
         persistence = None if persistent is None else (mq.MQPER_PERSISTENT if persistent else mq.MQPER_NOT_PERSISTENT)
         reply_q, reply_qmgr = _reply_to(reply_to) if reply_to else ("", "")
         layer = self._qm.engine.messaging
-        state = self._live()
+        if self._closed:
+            raise MQIError(mq.MQRC_HCONN_ERROR)
+        state = self._state
         return self._qm.call(
             lambda: layer.put(
                 state,
@@ -275,6 +277,9 @@ class QueueManager:
 
     def __init__(self, data_dir: Path | None = None, qmgr: str | None = None, ccsid: int | None = None) -> None:
         self.engine = open_engine(data_dir, qmgr, ccsid)
+        # Read once: every MQI call uses them (the message layer's arrivals set is one object for its life).
+        self._execute_operation = self.engine.execute_operation
+        self._arrivals = self.engine.messaging.arrivals
         self._lock = threading.Lock()
         self._arrived = threading.Condition(self._lock)
         self.closed = False
@@ -320,9 +325,9 @@ class QueueManager:
                 if self.closed:
                     raise MQIError(mq.MQRC_CONNECTION_BROKEN)
                 try:
-                    return self.engine.execute_operation(action)
+                    return self._execute_operation(action)
                 finally:
-                    if self.engine.messaging.arrivals:
+                    if self._arrivals:
                         self._notify()
         deadline = time.monotonic() + wait
         handle: int | None = None

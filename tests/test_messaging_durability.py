@@ -5,6 +5,7 @@ NPMCLASS(HIGH) queue; backout counts are kept."""
 from __future__ import annotations
 
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -148,6 +149,35 @@ def test_backout_count_and_queue_status_after_restart(tmp_path: Path) -> None:
         qm.execute(change("Q", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 10)))
         qm.execute(command(mq.MQCMD_CLEAR_Q, qname("Q")))
     assert _bodies(tmp_path, "Q") == []
+
+
+def test_clear_and_purge_delete_their_queues_rows_only_and_a_version_7_database_loses_the_queue_index(tmp_path: Path) -> None:
+    """The messages table has no index by queue (schema 8 drops it): Clear Queue and Delete Queue with
+    Purge delete their queue's rows by number, in the same commit as messages put just before, and
+    leave every other queue's rows."""
+    with open_queue_manager(tmp_path) as qm:
+        for name in ("A.Q", "B.Q", "C.Q"):
+            qm.execute(create(name, mq.MQQT_LOCAL))
+        with qm.session() as s:
+            for k in range(6):
+                for name in ("A.Q", "B.Q", "C.Q"):
+                    s.put(name, f"{name[0]}{k}".encode(), persistent=True)
+            s.put("A.Q", b"in the unit", persistent=True, syncpoint=True)
+            s.commit()
+            s.get("A.Q")  # a hole in A.Q's rows
+    db = sqlite3.connect(tmp_path / "registry.sqlite3")
+    db.execute("CREATE INDEX messages_queue ON messages (queue)")  # as a version 7 database has it
+    db.execute("UPDATE meta SET value='7' WHERE key='schema_version'")
+    db.commit()
+    db.close()
+    with open_queue_manager(tmp_path) as qm:
+        qm.execute(command(mq.MQCMD_CLEAR_Q, qname("A.Q")))
+        qm.execute(command(mq.MQCMD_DELETE_Q, qname("C.Q"), Integer(mq.MQIACF_PURGE, mq.MQPO_YES)))
+    db = sqlite3.connect(tmp_path / "registry.sqlite3")
+    assert db.execute("SELECT name FROM sqlite_master WHERE type='index' AND name='messages_queue'").fetchall() == []
+    assert db.execute("SELECT queue, count(*) FROM messages GROUP BY queue").fetchall() == [("B.Q", 6)]
+    db.close()
+    assert _bodies(tmp_path, "B.Q") == [f"B{k}" for k in range(6)]
 
 
 def test_a_commit_deletes_exactly_the_messages_its_unit_got(tmp_path: Path) -> None:

@@ -71,6 +71,7 @@ from pcfserver.engine.store import (
 )
 from pcfserver.engine.transaction import Batch as Batch  # the shells commit batches: re-exported
 from pcfserver.engine.transaction import Transaction, UndoRecord
+from pcfserver.engine.transaction import _call as _call_undo
 from pcfserver.tables import fill_default
 
 log = logging.getLogger(__name__)
@@ -308,10 +309,10 @@ class Engine:
         return self._qmgr
 
     def record_undo(self, fn: Callable[[], None]) -> None:
-        self._tx.record_undo(fn)
+        self._tx.undo.append((_call_undo, None, fn))  # Transaction.record_undo, one call less (every MQI call makes one)
 
     def record_op(self, op: AnyOp) -> None:
-        self._tx.record_op(op)
+        self._tx.ops.append(op)
 
     def mark(self) -> tuple[int, int]:
         """Where the current command's undo records and store operations stand (see rollback_to)."""
@@ -388,14 +389,30 @@ class Engine:
         """A message-layer call applied and committed durably; raises its MQIError.
 
         ``apply_operation`` and ``commit`` in one (no Batch unless the commit fails): the embedded
-        queue manager makes one of these per MQI call."""
-        result, undo, ops = self._run_operation(action)
+        queue manager makes one of these per MQI call.  ``_run_operation`` written out, and the
+        transaction's lists handed over only when there is something to commit."""
+        tx = self._tx
+        if tx.undo or tx.ops:
+            tx.take()
+        result: _T | MQIError
+        try:
+            result = action()
+        except MQIError as exc:
+            result = exc
+        except Exception:
+            log.exception("message operation failed unexpectedly")
+            tx.rollback_to((0, 0))
+            result = MQIError(mq.MQRC_UNEXPECTED_ERROR)
+        ops = tx.ops
         if ops:
+            undo, ops = tx.take()
             try:
                 self._store.commit(ops)
             except Exception as exc:
                 self.abort(Batch((), [], [], undo, ops), exc)
                 raise MQIError(mq.MQRC_RESOURCE_PROBLEM) from exc
+        elif tx.undo:
+            tx.undo = []
         if isinstance(result, MQIError):
             raise result
         return result

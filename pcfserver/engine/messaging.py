@@ -388,8 +388,12 @@ class MessageLayer:
         """
         if session is not None:
             session.last_reason = mq.MQRC_NONE
-        path = self.resolve(name)
-        first, base = path[0], path[-1]
+        first = self._engine.queue(name)
+        if first is not None and first.qtype == _QT_LOCAL:  # the usual case, without resolve's path
+            base = first
+        else:
+            path = self.resolve(name)
+            first, base = path[0], path[-1]
         if session is not None and session.identity is not None:
             self._authorize(session, first.name, mq.MQAUTH_OUTPUT)
         plan = self._plan(base)
@@ -650,8 +654,12 @@ class MessageLayer:
         it raises leaves the message where it was (the REST API's conversion to text).
         """
         session.last_reason = mq.MQRC_NONE
-        path = self.resolve(name)
-        named, base = path[0], path[-1]
+        named = self._engine.queue(name)
+        if named is not None and named.qtype == _QT_LOCAL:  # the usual case, without resolve's path
+            base = named
+        else:
+            path = self.resolve(name)
+            named, base = path[0], path[-1]
         if authorize and session.identity is not None:
             self._authorize(session, named.name, mq.MQAUTH_BROWSE if browse else mq.MQAUTH_INPUT)
         plan = self._plan(base)
@@ -709,6 +717,20 @@ class MessageLayer:
     ) -> StoredMessage | None:
         """The first available message in delivery order (after ``cursor``) that matches; expired ones met are discarded."""
         levels = state.levels
+        if cursor is None and msg_id is None and correl_id is None:  # a plain get: the first available message
+            for level in reversed(levels):
+                if not level:
+                    continue
+                while level and (level[0].removed or level[0].got_uow is not None):
+                    level.popleft()
+                for m in level:  # nothing below changes the deque's structure
+                    if m.removed or m.put_uow is not None or m.got_uow is not None:
+                        continue
+                    if m.expires_at is not None and now >= m.expires_at:
+                        self._discard(state, m)
+                        continue
+                    return m
+            return None
         top = LEVELS - 1 if cursor is None else cursor[0]
         for index in range(top, -1, -1):
             level = levels[index]
@@ -843,14 +865,20 @@ class MessageLayer:
         if state is None:
             return 0
         cleared = 0
+        seqs: list[int] = []
         self._snapshot(state)
         for m in list(state.in_order()):
             self._keep(m)
             m.removed = True
+            if m.stored:
+                seqs.append(m.seq)
             m.stored = False
             cleared += 1
+        # A managed queue dropped with its subscription may hold messages got in a unit of work not yet committed:
+        # their rows go too (a commit of the get deletes nothing more, a backout finds no queue to return to).
+        seqs.extend(m.seq for session in self.sessions.values() for m in session.uow.gets if m.queue == name and m.stored)
         state.depth = 0
-        self._engine.record_op(ClearMessages(name))
+        self._engine.record_op(ClearMessages(name, seqs))
         return cleared
 
     def reset_statistics(self, name: str) -> tuple[int, int, int, int]:

@@ -49,7 +49,7 @@ AttrValue = int | str
 ObjValue = int | str | tuple[str, ...] | tuple[int, ...]
 
 DB_NAME = "registry.sqlite3"
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 # MIGRATIONS[v] takes the schema from version v to v + 1.  Version 0 is an empty file.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -84,6 +84,9 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     # ``entry`` is the command and what it replaced, as plain data (pickled, read back without globals).
     6: ("CREATE TABLE history (seq INTEGER PRIMARY KEY, at REAL NOT NULL, user TEXT NOT NULL, via TEXT NOT NULL, target TEXT NOT NULL,"
         " entry BLOB NOT NULL)",),
+    # The index of messages by queue goes: every put and get paid for it (a third of SQLite's time for a message
+    # committed on its own), and only Clear Queue used it; a clear now deletes its queue's messages by number.
+    7: ("DROP INDEX IF EXISTS messages_queue",),
 }
 
 # Attribute values gathered in the journal before they are folded into the tables.  A fold
@@ -175,9 +178,11 @@ class UpdateMessage:
 
 @dataclass(slots=True)
 class ClearMessages:
-    """Every stored message of a queue goes (Clear Queue, Delete Queue with Purge)."""
+    """Every stored message of a queue goes (Clear Queue, Delete Queue with Purge): ``seqs`` names them
+    (the messages table has no index by queue)."""
 
     queue: str
+    seqs: list[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,13 +376,12 @@ def md_fields(blob: bytes) -> tuple[object, ...]:
 class _MessageWrites:
     """The net rows of a commit's message operations: a message put and got in one commit is never written."""
 
-    __slots__ = ("auths", "chlauth", "clears", "deletes", "history", "objects", "puts", "updates")
+    __slots__ = ("auths", "chlauth", "deletes", "history", "objects", "puts", "updates")
 
     def __init__(self) -> None:
         self.puts: dict[int, MessageRow] = {}
         self.deletes: list[int] = []
         self.updates: dict[int, bytes] = {}
-        self.clears: list[str] = []
         self.auths: dict[tuple[str, int, int, str], tuple[int, ...]] = {}
         self.objects: dict[tuple[int, str], tuple[tuple[int, ObjValue], ...] | None] = {}
         self.chlauth: dict[tuple[str, int, str], tuple[tuple[int, ObjValue], ...] | None] = {}
@@ -396,6 +400,15 @@ class _MessageWrites:
                     deletes.append(seq)
                 if updates:
                     updates.pop(seq, None)
+        elif kind is PutMessage:
+            one = cast(PutMessage, op)
+            self.puts[one.seq] = (one.seq, one.queue, one.level, one.md, one.body, int(one.np))
+        elif kind is DeleteMessage:
+            seq = cast(DeleteMessage, op).seq
+            if self.puts.pop(seq, None) is None:
+                self.deletes.append(seq)
+            if self.updates:
+                self.updates.pop(seq, None)
         elif isinstance(op, AddHistory):  # (the audit's entries are a subclass)
             self.history.append(op)
         elif isinstance(op, PutChlauth):
@@ -408,12 +421,6 @@ class _MessageWrites:
             self.objects[(op.objtype, op.name)] = None
         elif isinstance(op, SetAuthRec):
             self.auths[(op.profile, op.objtype, op.etype, op.entity)] = op.auths
-        elif isinstance(op, PutMessage):
-            self.puts[op.seq] = (op.seq, op.queue, op.level, op.md, op.body, int(op.np))
-        elif isinstance(op, DeleteMessage):
-            if self.puts.pop(op.seq, None) is None:
-                self.deletes.append(op.seq)
-            self.updates.pop(op.seq, None)
         elif isinstance(op, UpdateMessage):
             earlier = self.puts.get(op.seq)
             if earlier is not None:
@@ -421,10 +428,14 @@ class _MessageWrites:
             else:
                 self.updates[op.seq] = op.md
         elif isinstance(op, ClearMessages):
-            # Puts gathered so far for the queue vanish with it; the rest are written after the DELETE.
+            # Puts gathered so far for the queue vanish with it (later ones have other numbers); the rest are deleted.
             for seq in [seq for seq, row in self.puts.items() if row[1] == op.queue]:
                 del self.puts[seq]
-            self.clears.append(op.queue)
+            puts, updates, deletes = self.puts, self.updates, self.deletes
+            for seq in op.seqs:
+                if puts.pop(seq, None) is None:
+                    deletes.append(seq)
+                updates.pop(seq, None)
 
     def write(self, db: sqlite3.Connection) -> None:
         for chlauth_key, chlauth_attrs in self.chlauth.items():
@@ -442,8 +453,6 @@ class _MessageWrites:
                 db.execute("INSERT OR REPLACE INTO authrecs (profile, objtype, etype, entity, auths) VALUES (?,?,?,?,?)", (*key, " ".join(map(str, auths))))
             else:
                 db.execute("DELETE FROM authrecs WHERE profile = ? AND objtype = ? AND etype = ? AND entity = ?", key)
-        for queue in self.clears:
-            db.execute("DELETE FROM messages WHERE queue = ?", (queue,))
         if self.deletes:
             _delete_seqs(db, self.deletes)
         if self.updates:
@@ -476,6 +485,9 @@ def _delete_seqs(db: sqlite3.Connection, seqs: list[int]) -> None:
         chunk = single[first : first + _ROWS_PER_INSERT]
         db.execute("DELETE FROM messages WHERE seq IN (" + ",".join(["?"] * len(chunk)) + ")", chunk)
 
+
+_INSERT_ONE = "INSERT OR REPLACE INTO messages (seq, queue, level, md, body, np) VALUES (?,?,?,?,?,?)"
+_DELETE_ONE = "DELETE FROM messages WHERE seq = ?"
 
 _HISTORY_TRIM = 256  # history rows between two trims of the table
 
@@ -794,6 +806,16 @@ class SqliteStore:
         """
         if not ops:
             return
+        if len(ops) == 1:  # one put or one get outside a unit of work (a REST request, an MQPUT1): one statement
+            op = ops[0]
+            kind = type(op)
+            if kind is PutMessage:
+                put = cast(PutMessage, op)
+                self._statement(_INSERT_ONE, (put.seq, put.queue, put.level, put.md, put.body, int(put.np)))
+                return
+            if kind is DeleteMessage:
+                self._statement(_DELETE_ONE, (cast(DeleteMessage, op).seq,))
+                return
         registry: list[Op] = []
         messages: _MessageWrites | None = None
         message_types = _MESSAGE_OP_TYPES
@@ -832,6 +854,11 @@ class SqliteStore:
 
         self._transaction(write)
         self._journal = _NetEffect()
+
+    def _statement(self, sql: str, params: tuple[object, ...]) -> None:
+        """One statement as a transaction of its own (SQLite's autocommit: durable when it returns, rolled back
+        whole if it fails), without BEGIN and COMMIT: 3 us less of a 12 us single-message commit."""
+        self._db.execute(sql, params)
 
     def _transaction(self, write: Callable[[], object]) -> None:
         """``write`` inside BEGIN IMMEDIATE ... COMMIT; rolled back if anything in it raises."""

@@ -299,10 +299,12 @@ class HttpServer:
         if log.isEnabledFor(logging.INFO):
             peer = address_name(scope.get("client"))
             method, path = scope["method"], request.path if request else scope.get("path", "")
+            us = int((time.perf_counter() - started) * 1e6)
+            command = f"{method} {kind or '-'}"
+            # The line made here (no %-arguments for the record to format again).
             log.info(
-                "%s %s %s %s %d %dus", peer, method, path, kind or "-", response.status, int((time.perf_counter() - started) * 1e6),
-                extra={"event": "http", "peer": peer, "command": f"{method} {kind or '-'}", "queue": path, "reason": str(response.status),
-                       "us": int((time.perf_counter() - started) * 1e6)},
+                f"{peer} {method} {path} {kind or '-'} {response.status} {us}us",
+                extra={"event": "http", "peer": peer, "command": command, "queue": path, "reason": str(response.status), "us": us},
             )
 
     async def _respond(self, scope: _Scope, receive: _Receive) -> tuple[Response, Request | None, str]:

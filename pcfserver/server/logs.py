@@ -40,8 +40,16 @@ class CommandLines:
         return "\n".join(self.lines())
 
 
+_second: list[tuple[int, str]] = [(-1, "")]  # the last second formatted, and its text
+
+
 def _time(record: logging.LogRecord) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z"
+    """``yyyy-mm-ddThh:mm:ss.mmmZ``, the seconds formatted once per second (a busy server logs many lines in one)."""
+    second = int(record.created)
+    cached = _second[0]
+    if cached[0] != second:
+        cached = _second[0] = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+    return f"{cached[1]}.{int(record.msecs):03d}Z"
 
 
 class TextFormatter(logging.Formatter):
