@@ -92,7 +92,7 @@ def sqlite_baseline(messages: int, batch: int) -> float:
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA locking_mode=EXCLUSIVE")
         db.execute("CREATE TABLE messages (seq INTEGER PRIMARY KEY, queue TEXT NOT NULL, level INTEGER NOT NULL, md BLOB NOT NULL, body BLOB NOT NULL, np INTEGER NOT NULL DEFAULT 0)")
-        db.execute("CREATE INDEX messages_queue ON messages (queue)")
+        # the store's messages table as it is (schema 8 dropped its index by queue: the baseline does not keep one either)
         seq = 0
         start = time.perf_counter()
         for _ in range(messages // batch):
