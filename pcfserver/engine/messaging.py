@@ -260,6 +260,15 @@ class MessageLayer:
 
     # ------------------------------------------------------------------ sessions and handles
 
+
+    def _ends(self, name: str) -> tuple[Queue, Queue]:
+        """The queue ``name`` names and the local queue it leads to (the same one for a local queue, the usual case,
+        found without building resolve's path)."""
+        named = self._engine.queue(name)
+        if named is not None and named.qtype == _QT_LOCAL:
+            return named, named
+        path = self.resolve(name)
+        return path[0], path[-1]
     def open_session(self, appl_name: str = "pcfserver", user: str = "", identity: Identity | None = None) -> SessionState:
         """A new connection; with ``identity``, its calls are checked against that identity's authority."""
         session = SessionState(next(self._session_ids), appl_name[:28], (user or (identity.user if identity else ""))[:12], identity)
@@ -388,12 +397,7 @@ class MessageLayer:
         """
         if session is not None:
             session.last_reason = mq.MQRC_NONE
-        first = self._engine.queue(name)
-        if first is not None and first.qtype == _QT_LOCAL:  # the usual case, without resolve's path
-            base = first
-        else:
-            path = self.resolve(name)
-            first, base = path[0], path[-1]
+        first, base = self._ends(name)
         if session is not None and session.identity is not None:
             self._authorize(session, first.name, mq.MQAUTH_OUTPUT)
         plan = self._plan(base)
@@ -654,12 +658,7 @@ class MessageLayer:
         it raises leaves the message where it was (the REST API's conversion to text).
         """
         session.last_reason = mq.MQRC_NONE
-        named = self._engine.queue(name)
-        if named is not None and named.qtype == _QT_LOCAL:  # the usual case, without resolve's path
-            base = named
-        else:
-            path = self.resolve(name)
-            named, base = path[0], path[-1]
+        named, base = self._ends(name)
         if authorize and session.identity is not None:
             self._authorize(session, named.name, mq.MQAUTH_BROWSE if browse else mq.MQAUTH_INPUT)
         plan = self._plan(base)
