@@ -308,3 +308,19 @@ def test_a_queue_whose_name_holds_a_slash_opens_from_the_list(served: Console, a
     detail = admin.get(PREFIX + "/queues/CONSOLE%2FSLASHED")
     assert detail.status_code == 200 and "CONSOLE/SLASHED" in detail.text and "77" in detail.text
     assert admin.get(PREFIX + "/queues/CONSOLE%2FSLASHED/messages").status_code == 200
+
+
+def test_a_message_put_in_the_console_names_it_and_its_bytes_download_unchanged(served: Console, admin: httpx.Client) -> None:
+    mqsc(served, "DEFINE QLOCAL(CONSOLE.RAW)", auth=ADMIN)
+    blob = bytes(range(256)) * 3
+    csrf = _csrf(admin, "/queues/CONSOLE.RAW/put")
+    assert admin.post(PREFIX + "/queues/CONSOLE.RAW/put", data={"csrf": csrf}, files={"file": ("blob.bin", blob)}).status_code == 200
+    [msg_id] = re.findall(r"/messages/([0-9a-f]{48})", admin.get(PREFIX + "/queues/CONSOLE.RAW/messages").text)[:1]
+    detail = admin.get(PREFIX + f"/queues/CONSOLE.RAW/messages/{msg_id}").text
+    assert "pcfserver console" in detail  # PutApplName: the console, not the REST API
+    raw = admin.get(PREFIX + f"/queues/CONSOLE.RAW/messages/{msg_id}/raw")
+    assert raw.status_code == 200 and raw.content == blob
+    assert raw.headers["content-type"] == "application/octet-stream" and "attachment" in raw.headers["content-disposition"]
+    assert "default-src 'self'" in raw.headers["content-security-policy"]
+    assert "1 message." in admin.get(PREFIX + "/queues/CONSOLE.RAW/messages").text  # browsing left it there
+    assert admin.get(PREFIX + f"/queues/CONSOLE.RAW/messages/{'0' * 48}/raw").status_code == 404

@@ -57,6 +57,7 @@ from pcfserver.server.tls import certificate_user
 
 log = logging.getLogger(LOGGER_NAME)
 APPL_NAME = "pcfserver REST"
+CONSOLE_APPL_NAME = "pcfserver console"  # the PutApplName of a message put in the web console
 _Scope = dict[str, Any]
 _Receive = Callable[[], Any]
 _Send = Callable[[dict[str, Any]], Any]
@@ -149,7 +150,7 @@ class HttpServer:
         self.address: tuple[str, int] | None = None
         self.requests = 0
         self._session = self.layer.open_session(APPL_NAME)
-        self._sessions: dict[Identity, SessionState] = {}  # a signed-in user's messaging session
+        self._sessions: dict[tuple[Identity | None, str], SessionState] = {}  # by identity and interface (REST, console)
         self._connections = 0
         self._numbers = 0
         self._stopping = False
@@ -356,12 +357,15 @@ class HttpServer:
             return await self._publish(answer.operation, self._session_for(answer.identity)), request, answer.operation.kind
         return await self._run(answer.operation, self._session_for(answer.identity)), request, answer.operation.kind
 
-    def _session_for(self, identity: Identity | None) -> SessionState:
-        if identity is None:
+    def _session_for(self, identity: Identity | None, appl_name: str = APPL_NAME) -> SessionState:
+        """The messaging session of an identity (None: the server's own) for the REST API or the console, whose
+        messages show their PutApplName."""
+        if identity is None and appl_name == APPL_NAME:
             return self._session
-        session = self._sessions.get(identity)
+        key = (identity, appl_name)
+        session = self._sessions.get(key)
         if session is None or self.layer.sessions.get(session.ident) is not session:
-            session = self._sessions[identity] = self.layer.open_session(APPL_NAME, identity=identity)
+            session = self._sessions[key] = self.layer.open_session(appl_name, identity=identity)
         return session
 
     async def _run_admin(self, routed: Routed) -> Response:
@@ -470,7 +474,7 @@ class _ConsoleContext:
         return self.engine.apply_command(command, self.identity, self._origin)
 
     def session(self) -> SessionState:
-        return self._server._session_for(self._messaging)
+        return self._server._session_for(self._messaging, CONSOLE_APPL_NAME)
 
     def now(self) -> float:
         return time.time()

@@ -18,7 +18,7 @@ from pcfserver import mq, names
 from pcfserver.console import forms
 from pcfserver.console.commands import Ran, run_mqsc
 from pcfserver.console.messages import body_of, descriptor_rows, hex_id, parse_hex_id, preview, put_time
-from pcfserver.console.web import ConsoleContext, PageRequest, page, redirect, route
+from pcfserver.console.web import SECURITY_HEADERS, ConsoleContext, PageRequest, page, redirect, route
 from pcfserver.dialects import mqsc
 from pcfserver.engine.authority import operation_allowed
 from pcfserver.engine.messages import MessageDescriptor, MQIError
@@ -263,6 +263,23 @@ def message_detail(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> R
         return _queue_page(ctx, queue, "/messages", "queue_message.html", 404, refused="No message on the queue has this identifier (it may have been got).",
                            md=None, rows=[], body=None, got=False)
     return _message_view(ctx, queue, "/messages", found.md, found.body, got=False)
+
+
+@on_queue("GET", "/messages/([0-9A-Fa-f]{48})/raw", messaging=True)
+def message_bytes(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
+    """The body's bytes as they are, to save (browsing: the message stays on the queue)."""
+    wanted = bytes.fromhex(request.params[1])
+    try:
+        found = next((m for m in _browsable(ctx, queue) if m.md.msg_id == wanted), None)
+    except _Refused as refused:
+        return _queue_page(ctx, queue, "/messages", "queue_message.html", 403, refused=refused.text, md=None, rows=[], body=None, got=False)
+    if found is None:
+        return _queue_page(ctx, queue, "/messages", "queue_message.html", 404, refused="No message on the queue has this identifier (it may have been got).",
+                           md=None, rows=[], body=None, got=False)
+    filename = f"{queue.name}-{request.params[1].lower()}.bin".replace("/", "_")
+    headers = (("Content-Type", "application/octet-stream"), ("Content-Disposition", f'attachment; filename="{filename}"'),
+               ("Cache-Control", "no-store"), *SECURITY_HEADERS)
+    return Response(200, headers, found.body)
 
 
 def _message_view(ctx: ConsoleContext, queue: Queue, tab: str, md: MessageDescriptor, body: bytes, *, got: bool, status: int = 200) -> Response:
