@@ -145,9 +145,10 @@ class PubSub:
         self._blocked: tuple[Node, ...] = ()
         self.by_session: dict[int, set[str]] = {}  # session -> its non-durable subscriptions' names
         self.published = 0  # publications accepted since open
-        self.topic_stats: dict[str, tuple[int, str, str]] = {}  # topic string -> (publications, last date, last time)
-        self.sub_stats: dict[str, tuple[int, str, str]] = {}  # subscription -> (messages, last date, last time)
-        self.pub_stats: dict[tuple[int, str], tuple[int, str, str]] = {}  # (session, topic) -> (publications, last date, time)
+        # the status counts: [count, when last (whole seconds since the epoch)], formatted only when asked (_stamped)
+        self.topic_stats: dict[str, list[int]] = {}  # topic string -> [publications, last]
+        self.sub_stats: dict[str, list[int]] = {}  # subscription -> [messages, last]
+        self.pub_stats: dict[tuple[int, str], list[int]] = {}  # (session, topic) -> [publications, last]
 
     # ------------------------------------------------------------------ following the objects
 
@@ -397,17 +398,31 @@ class PubSub:
     def _count(self, topic: str, reached: list[str], publisher: int) -> None:
         """The status counts of a publication that went out (Inquire Topic/Subscription Status: NUMPUBS, NUMMSGS and
         the last dates and times; counted when published, a later backout does not take them back: chosen, K).  Kept
-        in memory only: they start again at restart (K)."""
-        date, clock = self._engine.now()
+        in memory only: they start again at restart (K).  The instant is kept as whole seconds and formatted when a
+        status is asked for (:func:`_stamped`)."""
+        second = int(time.time())
         self.published += 1
         stats = self.topic_stats.get(topic)
-        self.topic_stats[topic] = (1 if stats is None else stats[0] + 1, date, clock)
-        handle = self.pub_stats.get((publisher, topic))
-        self.pub_stats[(publisher, topic)] = (1 if handle is None else handle[0] + 1, date, clock)
+        if stats is None:
+            self.topic_stats[topic] = [1, second]
+        else:
+            stats[0] += 1
+            stats[1] = second
+        key = (publisher, topic)
+        stats = self.pub_stats.get(key)
+        if stats is None:
+            self.pub_stats[key] = [1, second]
+        else:
+            stats[0] += 1
+            stats[1] = second
         sub_stats = self.sub_stats
         for name in reached:
-            before = sub_stats.get(name)
-            sub_stats[name] = (1 if before is None else before[0] + 1, date, clock)
+            stats = sub_stats.get(name)
+            if stats is None:
+                sub_stats[name] = [1, second]
+            else:
+                stats[0] += 1
+                stats[1] = second
 
     def _target(self, name: str) -> _Target:
         """What delivering to a subscription needs (cached until its record changes)."""
@@ -544,7 +559,8 @@ class PubSub:
 
     def subscription_status(self, name: str) -> tuple[int, str, str]:
         """NUMMSGS, LMSGDATE, LMSGTIME of a subscription (zero and blanks before its first message)."""
-        return self.sub_stats.get(name, (0, "", ""))
+        stats = self.sub_stats.get(name)
+        return (0, "", "") if stats is None else _stamped(stats)
 
     def topic_status(self, topic: str) -> dict[int, int | str]:
         """A topic node's TYPE(TOPIC) status: its resolved attributes (never "as parent"), the topic object of this
@@ -558,7 +574,7 @@ class PubSub:
         self.matcher()
         out[mq.MQIA_SUB_COUNT] = sum(1 for record in self._known.values() if _text(record.attrs, TOPIC_STRING) == topic)
         out[mq.MQIA_PUB_COUNT] = len(self.publishers(topic))
-        out[mq.MQIACF_PUBLISH_COUNT] = self.topic_stats.get(topic, (0, "", ""))[0]
+        out[mq.MQIACF_PUBLISH_COUNT] = self.topic_stats.get(topic, (0,))[0]
         return out
 
     def admin_node(self, topic: str) -> str:
@@ -585,7 +601,7 @@ class PubSub:
             if ident not in live:
                 del self.pub_stats[key]
             else:
-                out.setdefault(text, {})[ident] = self.pub_stats[key]
+                out.setdefault(text, {})[ident] = _stamped(self.pub_stats[key])
         return out
 
     def nodes(self) -> set[str]:
@@ -829,6 +845,13 @@ class PubSub:
         for name in self._engine.queue_names():
             if name.startswith(MANAGED_NON_DURABLE):
                 self._drop_queue(name)
+
+
+def _stamped(stats: list[int]) -> tuple[int, str, str]:
+    """A status count with its last instant as DISPLAY TPSTATUS/SBSTATUS show it: (count, "yyyy-mm-dd", "hh.mm.ss"),
+    local time (as the engine's own dates and times)."""
+    local = time.localtime(stats[1])
+    return stats[0], time.strftime("%Y-%m-%d", local), time.strftime("%H.%M.%S", local)
 
 
 def _check_selector(selector: str, reason: int) -> None:
