@@ -569,8 +569,12 @@ class MessageLayer:
         descriptor as given, the queue's put checks but not the session's authority.  ``managed``: a subscription's
         managed queue, which takes persistent copies even when its model made it temporary (chosen: IBM delivers
         persistent publications to non-durable subscribers; the copy ends with the subscription)."""
-        path = self.resolve(name)
-        first, base = path[0], path[-1]
+        first = self._engine.queue(name)
+        if first is not None and first.qtype == _QT_LOCAL:  # the usual case, without resolve's path
+            base = first
+        else:
+            path = self.resolve(name)
+            first, base = path[0], path[-1]
         plan = self._plan(base)
         if plan.put_inhibited or (first is not base and first.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED):
             raise MQIError(mq.MQRC_PUT_INHIBITED)

@@ -105,6 +105,8 @@ class _Target:
     managed: bool
     admin: bool
     on_request: bool  # REQONLY(YES)
+    plain: bool  # a copy is the publication with a new MsgId, its CorrelId and MQTopicString only (PSPROP(MSGPROP), no SUBUSER, PUBPRTY AS_PUBLISHED)
+    checks: bool  # a DESTQMGR, or an administrative managed destination whose queue may need making
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,7 +369,11 @@ class PubSub:
         session.last_reason = mq.MQRC_NONE
         if engine.qmgr_attr(mq.MQIA_PUBSUB_MODE) == mq.MQPSM_DISABLED:
             raise MQIError(mq.MQRC_PUBSUB_INHIBITED)
-        resolved = self._topic(session, topic, mq.MQAUTH_PUBLISH)
+        resolved = None
+        if self._synced and not self._stale and session.identity is None and topic and len(topic) <= MAX_TOPIC_STRING:
+            resolved = self._resolved.get(topic)  # the usual case: a topic published to before, the tree unchanged
+        if resolved is None:
+            resolved = self._topic(session, topic, mq.MQAUTH_PUBLISH)
         if resolved[mq.MQIA_INHIBIT_PUB] == mq.MQTA_PUB_INHIBITED:
             raise MQIError(mq.MQRC_PUT_INHIBITED)
         if persistence is None or persistence == mq.MQPER_PERSISTENCE_AS_TOPIC_DEF:
@@ -384,7 +390,7 @@ class PubSub:
             self.expire()
         mark = engine.mark()
         try:
-            reached = self._deliver_all(session, topic, copied, body, resolved, syncpoint)
+            reached = self._deliver_all(session, topic, copied, body, resolved, syncpoint, mark)
             if retain:
                 self._retain(session, topic, copied, body, syncpoint)
         except MQIError:
@@ -453,14 +459,22 @@ class PubSub:
             attrs.get(DEST_CLASS) == mq.MQDC_MANAGED,
             attrs.get(_SUB_TYPE, mq.MQSUBTYPE_ADMIN) == mq.MQSUBTYPE_ADMIN,
             attrs.get(_REQUEST_ONLY, mq.MQRU_PUBLISH_ALL) == mq.MQRU_PUBLISH_ON_REQUEST,
+            False,
+            False,
         )
+        plain = target.psprop == _PSPROP_MSGPROP and not target.user_data and target.priority == _AS_PUBLISHED
+        checks = bool(target.dest_qmgr) or (target.managed and target.admin)
+        if plain or checks:
+            target = self._targets[name] = replace(target, plain=plain, checks=checks)
         return target
 
     def _deliver_all(
-        self, session: SessionState, topic: str, md: MessageDescriptor, body: bytes, resolved: dict[int, int | str], syncpoint: bool
+        self, session: SessionState, topic: str, md: MessageDescriptor, body: bytes, resolved: dict[int, int | str], syncpoint: bool,
+        mark: tuple[int, int] | None = None,
     ) -> list[str]:
         """Delivers the copies to the matching subscriptions whose selector takes the publication; answers the
-        subscriptions reached."""
+        subscriptions reached.  ``mark``: where the unit of work stood when publishing began (nothing recorded since),
+        the savepoint of the first copy."""
         names = self._matches.get(topic)
         if names is None:
             names = [str(key) for key in self.matcher().match(topic)]
@@ -475,9 +489,12 @@ class PubSub:
         delivered: list[str] = []
         wanted = 0
         properties: dict[str, str] | None = None
-        target_of = self._target
+        with_topic: tuple[tuple[str, str], ...] | None = None
+        targets = self._targets
+        new_msg_id = self._layer.new_msg_id
+        deliver_copy = self._deliver_copy
         for name in names:
-            target = target_of(name)
+            target = targets.get(name) or self._target(name)
             if target.on_request:
                 continue  # REQONLY(YES): retained publications only, when asked (IBM MQSO_PUBLICATIONS_ON_REQUEST)
             if target.select is not None:
@@ -486,8 +503,20 @@ class PubSub:
                 if not target.select(properties):
                     continue
             wanted += 1
-            copy, data = self._copy(target, topic, md, body)
-            if self._deliver_copy(session, target, copy, data, syncpoint, use_dlq):
+            if target.plain:  # _copy's usual case, inline
+                if with_topic is None:
+                    with_topic = (*md.properties, (TOPIC_PROPERTY, topic))
+                copy = descriptor(
+                    new_msg_id(), md.correl_id if target.correl == _CI_NONE else target.correl, md.priority, md.persistence, md.expiry,
+                    md.format, md.reply_to_q, md.reply_to_qmgr, md.put_appl_name, md.put_date, md.put_time, md.user_identifier,
+                    md.backout_count, md.encoding, md.coded_char_set_id, with_topic,
+                )
+                data = body
+            else:
+                copy, data = self._copy(target, topic, md, body)
+            reached = deliver_copy(session, target, copy, data, syncpoint, use_dlq, mark)
+            mark = None  # the next copy's savepoint is where this one left the unit of work
+            if reached:
                 delivered.append(name)
             elif rule == mq.MQDLV_ALL or (rule == mq.MQDLV_ALL_DUR and target.durable):
                 raise MQIError(mq.MQRC_PUBLICATION_FAILURE)
@@ -527,15 +556,23 @@ class PubSub:
             properties,
         ), body
 
-    def _deliver_copy(self, session: SessionState, target: _Target, md: MessageDescriptor, body: bytes, syncpoint: bool, use_dlq: bool) -> bool:
+    def _deliver_copy(
+        self, session: SessionState, target: _Target, md: MessageDescriptor, body: bytes, syncpoint: bool, use_dlq: bool,
+        mark: tuple[int, int] | None = None,
+    ) -> bool:
+        """One copy onto its subscription's destination (else, with ``use_dlq``, the dead-letter queue); whether it
+        went.  ``mark``: the savepoint to go back to when it fails (None: where the unit of work stands now)."""
         dest = target.dest
         dest_qmgr = target.dest_qmgr
         engine = self._engine
-        mark = engine.mark()
+        if mark is None:
+            mark = engine.mark()
         try:
-            if dest_qmgr and dest_qmgr != engine.qmgr_name:
+            if not target.checks:
+                pass
+            elif dest_qmgr and dest_qmgr != engine.qmgr_name:
                 raise MQIError(mq.MQRC_UNKNOWN_REMOTE_Q_MGR)  # no channels here (formats/messaging-rules.tsv)
-            if target.managed and target.admin and engine.queue(dest) is None:
+            elif target.managed and target.admin and engine.queue(dest) is None:
                 # DEFINE SUB DESTCLAS(MANAGED) makes its queue (defined()); one defined before it did (an older data
                 # directory) or whose queue was deleted gets it from the topic's MDURMDL here
                 model = self.resolve(_text(target.record.attrs, TOPIC_STRING))[mq.MQCA_MODEL_DURABLE_Q]
