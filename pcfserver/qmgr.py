@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import TypeVar
@@ -160,12 +161,12 @@ class Session:
         persistence = None if persistent is None else (mq.MQPER_PERSISTENT if persistent else mq.MQPER_NOT_PERSISTENT)
         pubsub = self._qm.engine.pubsub
         state = self._live()
-        props = tuple((properties or {}).items())
+        props = tuple(properties.items()) if properties else ()
         return self._qm.call(
-            lambda: pubsub.publish(
-                state, topic_string, data, retain=retain, persistence=persistence, priority=priority, expiry=expiry, properties=props,
-                syncpoint=syncpoint, warn_if_no_subs=warn_if_no_subs, correl_id=correl_id, reply_to_q=reply_to_q, reply_to_qmgr=reply_to_qmgr,
-                suppress_reply_to=suppress_reply_to,
+            partial(
+                pubsub.publish, state, topic_string, data, retain=retain, persistence=persistence, priority=priority, expiry=expiry,
+                properties=props, syncpoint=syncpoint, warn_if_no_subs=warn_if_no_subs, correl_id=correl_id, reply_to_q=reply_to_q,
+                reply_to_qmgr=reply_to_qmgr, suppress_reply_to=suppress_reply_to,
             )
         )
 

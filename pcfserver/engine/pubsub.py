@@ -82,6 +82,18 @@ _CI_NONE = bytes(mq.MQ_CORREL_ID_LENGTH)
 _AS_PUBLISHED = mq.MQPRI_PRIORITY_AS_PUBLISHED
 _PSPROP_NONE = mq.MQPSPROP_NONE
 _PSPROP_MSGPROP = mq.MQPSPROP_MSGPROP
+_RC_NONE = mq.MQRC_NONE
+_PUBSUB_MODE = mq.MQIA_PUBSUB_MODE
+_PSM_DISABLED = mq.MQPSM_DISABLED
+_INHIBIT_PUB = mq.MQIA_INHIBIT_PUB
+_PUB_INHIBITED = mq.MQTA_PUB_INHIBITED
+_AS_TOPIC_DEF = mq.MQPER_PERSISTENCE_AS_TOPIC_DEF
+_PRIORITY_AS_TOPIC_DEF = mq.MQPRI_PRIORITY_AS_TOPIC_DEF
+_PM_DELIVERY = mq.MQIA_PM_DELIVERY
+_NPM_DELIVERY = mq.MQIA_NPM_DELIVERY
+_USE_DLQ = mq.MQIA_USE_DEAD_LETTER_Q
+_USEDLQ_YES = mq.MQUSEDLQ_YES
+_PERSISTENT = mq.MQPER_PERSISTENT
 _MQPS_NAMES = ((TOPIC_PROPERTY, "Top"), (USER_DATA_PROPERTY, "Sud"), (RETAINED_PROPERTY, "Ret"))  # RFH2 folder mqps
 
 
@@ -366,19 +378,19 @@ class PubSub:
         subscription took a copy the call still succeeds, leaving MQRC_NO_SUBS_MATCHED 2550 in ``session.last_reason``
         (IBM's warning); without it, success and no reason."""
         engine = self._engine
-        session.last_reason = mq.MQRC_NONE
-        if engine.qmgr_attr(mq.MQIA_PUBSUB_MODE) == mq.MQPSM_DISABLED:
+        session.last_reason = _RC_NONE
+        if engine.qmgr_attr(_PUBSUB_MODE) == _PSM_DISABLED:
             raise MQIError(mq.MQRC_PUBSUB_INHIBITED)
         resolved = None
         if self._synced and not self._stale and session.identity is None and topic and len(topic) <= MAX_TOPIC_STRING:
             resolved = self._resolved.get(topic)  # the usual case: a topic published to before, the tree unchanged
         if resolved is None:
             resolved = self._topic(session, topic, mq.MQAUTH_PUBLISH)
-        if resolved[mq.MQIA_INHIBIT_PUB] == mq.MQTA_PUB_INHIBITED:
+        if resolved[_INHIBIT_PUB] == _PUB_INHIBITED:
             raise MQIError(mq.MQRC_PUT_INHIBITED)
-        if persistence is None or persistence == mq.MQPER_PERSISTENCE_AS_TOPIC_DEF:
+        if persistence is None or persistence == _AS_TOPIC_DEF:
             persistence = int(resolved[mq.MQIA_TOPIC_DEF_PERSISTENCE])
-        if priority is None or priority == mq.MQPRI_PRIORITY_AS_TOPIC_DEF:
+        if priority is None or priority == _PRIORITY_AS_TOPIC_DEF:
             priority = int(resolved[mq.MQIA_DEF_PRIORITY])
         layer = self._layer
         own = tuple(p for p in properties if p[0] != TOPIC_PROPERTY) if properties else properties
@@ -483,9 +495,8 @@ class PubSub:
             self._matches[topic] = names
         if not names:
             return []
-        persistent = md.persistence == mq.MQPER_PERSISTENT
-        rule = resolved[mq.MQIA_PM_DELIVERY if persistent else mq.MQIA_NPM_DELIVERY]
-        use_dlq = resolved[mq.MQIA_USE_DEAD_LETTER_Q] == mq.MQUSEDLQ_YES
+        rule = resolved[_PM_DELIVERY if md.persistence == _PERSISTENT else _NPM_DELIVERY]
+        use_dlq = resolved[_USE_DLQ] == _USEDLQ_YES
         delivered: list[str] = []
         wanted = 0
         properties: dict[str, str] | None = None
