@@ -502,8 +502,10 @@ class PubSub:
         properties: dict[str, str] | None = None
         with_topic: tuple[tuple[str, str], ...] | None = None
         targets = self._targets
-        new_msg_id = self._layer.new_msg_id
-        deliver_copy = self._deliver_copy
+        layer = self._layer
+        new_msg_id = layer.new_msg_id
+        deliver = layer.deliver
+        engine_mark = self._engine.mark
         for name in names:
             target = targets.get(name) or self._target(name)
             if target.on_request:
@@ -525,7 +527,16 @@ class PubSub:
                 data = body
             else:
                 copy, data = self._copy(target, topic, md, body)
-            reached = deliver_copy(session, target, copy, data, syncpoint, use_dlq, mark)
+            if mark is None:
+                mark = engine_mark()
+            if target.checks:
+                reached = self._deliver_copy(session, target, copy, data, syncpoint, use_dlq, mark)
+            else:  # _deliver_copy's usual case, inline
+                try:
+                    deliver(session, target.dest, copy, data, syncpoint, managed=target.managed)
+                    reached = True
+                except MQIError as error:
+                    reached = self._undelivered(session, target, copy, data, syncpoint, use_dlq, mark, error)
             mark = None  # the next copy's savepoint is where this one left the unit of work
             if reached:
                 delivered.append(name)
@@ -591,14 +602,22 @@ class PubSub:
             self._layer.deliver(session, dest, md, body, syncpoint, managed=target.managed)
             return True
         except MQIError as error:
-            engine.rollback_to(mark)
-            if error.reason == mq.MQRC_SYNCPOINT_LIMIT_REACHED:
-                raise  # the publisher's unit of work is full, not a subscriber's queue: the publication fails
-            reason = error.reason
+            return self._undelivered(session, target, md, body, syncpoint, use_dlq, mark, error)
+
+    def _undelivered(
+        self, session: SessionState, target: _Target, md: MessageDescriptor, body: bytes, syncpoint: bool, use_dlq: bool,
+        mark: tuple[int, int], error: MQIError,
+    ) -> bool:
+        """A copy its destination refused (``error``): what it did is undone back to ``mark``; with ``use_dlq`` it goes
+        to the dead-letter queue instead (whether it did)."""
+        engine = self._engine
+        engine.rollback_to(mark)
+        if error.reason == mq.MQRC_SYNCPOINT_LIMIT_REACHED:
+            raise error  # the publisher's unit of work is full, not a subscriber's queue: the publication fails
         if not use_dlq:
             return False
         try:
-            return self._layer.dead_letter(session, md, body, reason, dest, dest_qmgr or engine.qmgr_name, syncpoint)
+            return self._layer.dead_letter(session, md, body, error.reason, target.dest, target.dest_qmgr or engine.qmgr_name, syncpoint)
         except MQIError:
             engine.rollback_to(mark)
             return False
