@@ -355,8 +355,7 @@ class PubSub:
         session: SessionState,
         topic: str,
         body: bytes,
-        *,
-        retain: bool = False,
+        retain: bool = False,  # the rest may be given by position too (Session.publish does: a cheaper call)
         persistence: int | None = None,
         priority: int | None = None,
         expiry: int | None = None,
