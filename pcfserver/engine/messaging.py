@@ -66,6 +66,7 @@ _QT_REMOTE = mq.MQQT_REMOTE
 _ENABLED = mq.MQEVR_ENABLED
 _DISABLED = mq.MQEVR_DISABLED
 _PERSISTENT = mq.MQPER_PERSISTENT
+_NOT_PERSISTENT = mq.MQPER_NOT_PERSISTENT
 _UNLIMITED = mq.MQEI_UNLIMITED
 _NO_ID = bytes(24)
 _MSG_ID_TAIL = struct.Struct(">II").pack
@@ -573,8 +574,12 @@ class MessageLayer:
         descriptor as given, the queue's put checks but not the session's authority.  ``managed``: a subscription's
         managed queue, which takes persistent copies even when its model made it temporary (chosen: IBM delivers
         persistent publications to non-durable subscribers; the copy ends with the subscription)."""
-        path = self.resolve(name)
-        first, base = path[0], path[-1]
+        first = self._engine.queue(name)
+        if first is not None and first.qtype == _QT_LOCAL:  # the usual case, without resolve's path
+            base = first
+        else:
+            path = self.resolve(name)
+            first, base = path[0], path[-1]
         plan = self._plan(base)
         if plan.put_inhibited or (first is not base and first.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED):
             raise MQIError(mq.MQRC_PUT_INHIBITED)
@@ -598,7 +603,7 @@ class MessageLayer:
         """A publication's descriptor as its publisher put it (each copy then takes its own MsgId and CorrelId, and
         keeps its Expiry: every copy expires as the publication would).  ``correl_id``, ``reply_to_q`` and
         ``reply_to_qmgr`` as an MQPUT takes them (ReplyToQMgr blank with a ReplyToQ: this queue manager)."""
-        if persistence not in (mq.MQPER_NOT_PERSISTENT, mq.MQPER_PERSISTENT):
+        if persistence != _NOT_PERSISTENT and persistence != _PERSISTENT:
             raise MQIError(mq.MQRC_PERSISTENCE_ERROR)
         if priority < 0:
             raise MQIError(mq.MQRC_PRIORITY_ERROR)
@@ -606,13 +611,22 @@ class MessageLayer:
             expiry = _UNLIMITED
         elif expiry != _UNLIMITED and not 0 < expiry <= 999_999_999:
             raise MQIError(mq.MQRC_EXPIRY_ERROR)
-        if len(format) > 8:
-            raise MQIError(mq.MQRC_FORMAT_ERROR)
+        if format is not FORMAT_STRING:
+            if len(format) > 8:
+                raise MQIError(mq.MQRC_FORMAT_ERROR)
+            format = format.ljust(8)
+        if reply_to_q:
+            reply_to_q, reply_to_qmgr = reply_to_q[:48], (reply_to_qmgr or self._engine.qmgr_name)[:48]
+        elif reply_to_qmgr:
+            reply_to_qmgr = reply_to_qmgr[:48]
         date, clock = _gmt(self.clock())
+        if session is None:
+            appl_name, user = "pcfserver", ""
+        else:
+            appl_name, user = session.appl_name, session.user
         return descriptor(
-            self._new_msg_id(), _NO_ID if correl_id is None else _pad(correl_id), priority, persistence, expiry, format.ljust(8),
-            reply_to_q[:48], (reply_to_qmgr or (self._engine.qmgr_name if reply_to_q else ""))[:48],
-            session.appl_name if session else "pcfserver", date, clock, session.user if session else "", 0, 546, 1208, properties,
+            self._new_msg_id(), _NO_ID if correl_id is None else _pad(correl_id), priority, persistence, expiry, format,
+            reply_to_q, reply_to_qmgr, appl_name, date, clock, user, 0, 546, 1208, properties,
         )
 
     def dead_letter(
@@ -632,8 +646,7 @@ class MessageLayer:
         self.deliver(session, dlq.strip(), moved, header + body, syncpoint)
         return True
 
-    def new_msg_id(self) -> bytes:
-        return self._new_msg_id()
+    new_msg_id = _new_msg_id  # the public name (a plain alias: no extra call per publication copy)
 
     # ------------------------------------------------------------------ get and browse
 

@@ -82,6 +82,18 @@ _CI_NONE = bytes(mq.MQ_CORREL_ID_LENGTH)
 _AS_PUBLISHED = mq.MQPRI_PRIORITY_AS_PUBLISHED
 _PSPROP_NONE = mq.MQPSPROP_NONE
 _PSPROP_MSGPROP = mq.MQPSPROP_MSGPROP
+_RC_NONE = mq.MQRC_NONE
+_PUBSUB_MODE = mq.MQIA_PUBSUB_MODE
+_PSM_DISABLED = mq.MQPSM_DISABLED
+_INHIBIT_PUB = mq.MQIA_INHIBIT_PUB
+_PUB_INHIBITED = mq.MQTA_PUB_INHIBITED
+_AS_TOPIC_DEF = mq.MQPER_PERSISTENCE_AS_TOPIC_DEF
+_PRIORITY_AS_TOPIC_DEF = mq.MQPRI_PRIORITY_AS_TOPIC_DEF
+_PM_DELIVERY = mq.MQIA_PM_DELIVERY
+_NPM_DELIVERY = mq.MQIA_NPM_DELIVERY
+_USE_DLQ = mq.MQIA_USE_DEAD_LETTER_Q
+_USEDLQ_YES = mq.MQUSEDLQ_YES
+_PERSISTENT = mq.MQPER_PERSISTENT
 _MQPS_NAMES = ((TOPIC_PROPERTY, "Top"), (USER_DATA_PROPERTY, "Sud"), (RETAINED_PROPERTY, "Ret"))  # RFH2 folder mqps
 
 
@@ -105,6 +117,8 @@ class _Target:
     managed: bool
     admin: bool
     on_request: bool  # REQONLY(YES)
+    plain: bool  # a copy is the publication with a new MsgId, its CorrelId and MQTopicString only (PSPROP(MSGPROP), no SUBUSER, PUBPRTY AS_PUBLISHED)
+    checks: bool  # a DESTQMGR, or an administrative managed destination whose queue may need making
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,9 +159,10 @@ class PubSub:
         self._blocked: tuple[Node, ...] = ()
         self.by_session: dict[int, set[str]] = {}  # session -> its non-durable subscriptions' names
         self.published = 0  # publications accepted since open
-        self.topic_stats: dict[str, tuple[int, str, str]] = {}  # topic string -> (publications, last date, last time)
-        self.sub_stats: dict[str, tuple[int, str, str]] = {}  # subscription -> (messages, last date, last time)
-        self.pub_stats: dict[tuple[int, str], tuple[int, str, str]] = {}  # (session, topic) -> (publications, last date, time)
+        # the status counts: [count, when last (whole seconds since the epoch)], formatted only when asked (_stamped)
+        self.topic_stats: dict[str, list[int]] = {}  # topic string -> [publications, last]
+        self.sub_stats: dict[str, list[int]] = {}  # subscription -> [messages, last]
+        self.pub_stats: dict[tuple[int, str], list[int]] = {}  # (session, topic) -> [publications, last]
 
     # ------------------------------------------------------------------ following the objects
 
@@ -340,8 +355,7 @@ class PubSub:
         session: SessionState,
         topic: str,
         body: bytes,
-        *,
-        retain: bool = False,
+        retain: bool = False,  # the rest may be given by position too (Session.publish does: a cheaper call)
         persistence: int | None = None,
         priority: int | None = None,
         expiry: int | None = None,
@@ -363,15 +377,19 @@ class PubSub:
         subscription took a copy the call still succeeds, leaving MQRC_NO_SUBS_MATCHED 2550 in ``session.last_reason``
         (IBM's warning); without it, success and no reason."""
         engine = self._engine
-        session.last_reason = mq.MQRC_NONE
-        if engine.qmgr_attr(mq.MQIA_PUBSUB_MODE) == mq.MQPSM_DISABLED:
+        session.last_reason = _RC_NONE
+        if engine.qmgr_attr(_PUBSUB_MODE) == _PSM_DISABLED:
             raise MQIError(mq.MQRC_PUBSUB_INHIBITED)
-        resolved = self._topic(session, topic, mq.MQAUTH_PUBLISH)
-        if resolved[mq.MQIA_INHIBIT_PUB] == mq.MQTA_PUB_INHIBITED:
+        resolved = None
+        if self._synced and not self._stale and session.identity is None and topic and len(topic) <= MAX_TOPIC_STRING:
+            resolved = self._resolved.get(topic)  # the usual case: a topic published to before, the tree unchanged
+        if resolved is None:
+            resolved = self._topic(session, topic, mq.MQAUTH_PUBLISH)
+        if resolved[_INHIBIT_PUB] == _PUB_INHIBITED:
             raise MQIError(mq.MQRC_PUT_INHIBITED)
-        if persistence is None or persistence == mq.MQPER_PERSISTENCE_AS_TOPIC_DEF:
+        if persistence is None or persistence == _AS_TOPIC_DEF:
             persistence = int(resolved[mq.MQIA_TOPIC_DEF_PERSISTENCE])
-        if priority is None or priority == mq.MQPRI_PRIORITY_AS_TOPIC_DEF:
+        if priority is None or priority == _PRIORITY_AS_TOPIC_DEF:
             priority = int(resolved[mq.MQIA_DEF_PRIORITY])
         layer = self._layer
         own = tuple(p for p in properties if p[0] != TOPIC_PROPERTY) if properties else properties
@@ -383,7 +401,7 @@ class PubSub:
             self.expire()
         mark = engine.mark()
         try:
-            reached = self._deliver_all(session, topic, copied, body, resolved, syncpoint)
+            reached = self._deliver_all(session, topic, copied, body, resolved, syncpoint, mark)
             if retain:
                 self._retain(session, topic, copied, body, syncpoint)
         except MQIError:
@@ -397,17 +415,31 @@ class PubSub:
     def _count(self, topic: str, reached: list[str], publisher: int) -> None:
         """The status counts of a publication that went out (Inquire Topic/Subscription Status: NUMPUBS, NUMMSGS and
         the last dates and times; counted when published, a later backout does not take them back: chosen, K).  Kept
-        in memory only: they start again at restart (K)."""
-        date, clock = self._engine.now()
+        in memory only: they start again at restart (K).  The instant is kept as whole seconds and formatted when a
+        status is asked for (:func:`_stamped`)."""
+        second = int(time.time())
         self.published += 1
         stats = self.topic_stats.get(topic)
-        self.topic_stats[topic] = (1 if stats is None else stats[0] + 1, date, clock)
-        handle = self.pub_stats.get((publisher, topic))
-        self.pub_stats[(publisher, topic)] = (1 if handle is None else handle[0] + 1, date, clock)
+        if stats is None:
+            self.topic_stats[topic] = [1, second]
+        else:
+            stats[0] += 1
+            stats[1] = second
+        key = (publisher, topic)
+        stats = self.pub_stats.get(key)
+        if stats is None:
+            self.pub_stats[key] = [1, second]
+        else:
+            stats[0] += 1
+            stats[1] = second
         sub_stats = self.sub_stats
         for name in reached:
-            before = sub_stats.get(name)
-            sub_stats[name] = (1 if before is None else before[0] + 1, date, clock)
+            stats = sub_stats.get(name)
+            if stats is None:
+                sub_stats[name] = [1, second]
+            else:
+                stats[0] += 1
+                stats[1] = second
 
     def _target(self, name: str) -> _Target:
         """What delivering to a subscription needs (cached until its record changes)."""
@@ -438,14 +470,22 @@ class PubSub:
             attrs.get(DEST_CLASS) == mq.MQDC_MANAGED,
             attrs.get(_SUB_TYPE, mq.MQSUBTYPE_ADMIN) == mq.MQSUBTYPE_ADMIN,
             attrs.get(_REQUEST_ONLY, mq.MQRU_PUBLISH_ALL) == mq.MQRU_PUBLISH_ON_REQUEST,
+            False,
+            False,
         )
+        plain = target.psprop == _PSPROP_MSGPROP and not target.user_data and target.priority == _AS_PUBLISHED
+        checks = bool(target.dest_qmgr) or (target.managed and target.admin)
+        if plain or checks:
+            target = self._targets[name] = replace(target, plain=plain, checks=checks)
         return target
 
     def _deliver_all(
-        self, session: SessionState, topic: str, md: MessageDescriptor, body: bytes, resolved: dict[int, int | str], syncpoint: bool
+        self, session: SessionState, topic: str, md: MessageDescriptor, body: bytes, resolved: dict[int, int | str], syncpoint: bool,
+        mark: tuple[int, int] | None = None,
     ) -> list[str]:
         """Delivers the copies to the matching subscriptions whose selector takes the publication; answers the
-        subscriptions reached."""
+        subscriptions reached.  ``mark``: where the unit of work stood when publishing began (nothing recorded since),
+        the savepoint of the first copy."""
         names = self._matches.get(topic)
         if names is None:
             names = [str(key) for key in self.matcher().match(topic)]
@@ -454,15 +494,19 @@ class PubSub:
             self._matches[topic] = names
         if not names:
             return []
-        persistent = md.persistence == mq.MQPER_PERSISTENT
-        rule = resolved[mq.MQIA_PM_DELIVERY if persistent else mq.MQIA_NPM_DELIVERY]
-        use_dlq = resolved[mq.MQIA_USE_DEAD_LETTER_Q] == mq.MQUSEDLQ_YES
+        rule = resolved[_PM_DELIVERY if md.persistence == _PERSISTENT else _NPM_DELIVERY]
+        use_dlq = resolved[_USE_DLQ] == _USEDLQ_YES
         delivered: list[str] = []
         wanted = 0
         properties: dict[str, str] | None = None
-        target_of = self._target
+        with_topic: tuple[tuple[str, str], ...] | None = None
+        targets = self._targets
+        layer = self._layer
+        new_msg_id = layer.new_msg_id
+        deliver = layer.deliver
+        engine_mark = self._engine.mark
         for name in names:
-            target = target_of(name)
+            target = targets.get(name) or self._target(name)
             if target.on_request:
                 continue  # REQONLY(YES): retained publications only, when asked (IBM MQSO_PUBLICATIONS_ON_REQUEST)
             if target.select is not None:
@@ -471,8 +515,29 @@ class PubSub:
                 if not target.select(properties):
                     continue
             wanted += 1
-            copy, data = self._copy(target, topic, md, body)
-            if self._deliver_copy(session, target, copy, data, syncpoint, use_dlq):
+            if target.plain:  # _copy's usual case, inline
+                if with_topic is None:
+                    with_topic = (*md.properties, (TOPIC_PROPERTY, topic))
+                copy = descriptor(
+                    new_msg_id(), md.correl_id if target.correl == _CI_NONE else target.correl, md.priority, md.persistence, md.expiry,
+                    md.format, md.reply_to_q, md.reply_to_qmgr, md.put_appl_name, md.put_date, md.put_time, md.user_identifier,
+                    md.backout_count, md.encoding, md.coded_char_set_id, with_topic,
+                )
+                data = body
+            else:
+                copy, data = self._copy(target, topic, md, body)
+            if mark is None:
+                mark = engine_mark()
+            if target.checks:
+                reached = self._deliver_copy(session, target, copy, data, syncpoint, use_dlq, mark)
+            else:  # _deliver_copy's usual case, inline
+                try:
+                    deliver(session, target.dest, copy, data, syncpoint, managed=target.managed)
+                    reached = True
+                except MQIError as error:
+                    reached = self._undelivered(session, target, copy, data, syncpoint, use_dlq, mark, error)
+            mark = None  # the next copy's savepoint is where this one left the unit of work
+            if reached:
                 delivered.append(name)
             elif rule == mq.MQDLV_ALL or (rule == mq.MQDLV_ALL_DUR and target.durable):
                 raise MQIError(mq.MQRC_PUBLICATION_FAILURE)
@@ -512,15 +577,23 @@ class PubSub:
             properties,
         ), body
 
-    def _deliver_copy(self, session: SessionState, target: _Target, md: MessageDescriptor, body: bytes, syncpoint: bool, use_dlq: bool) -> bool:
+    def _deliver_copy(
+        self, session: SessionState, target: _Target, md: MessageDescriptor, body: bytes, syncpoint: bool, use_dlq: bool,
+        mark: tuple[int, int] | None = None,
+    ) -> bool:
+        """One copy onto its subscription's destination (else, with ``use_dlq``, the dead-letter queue); whether it
+        went.  ``mark``: the savepoint to go back to when it fails (None: where the unit of work stands now)."""
         dest = target.dest
         dest_qmgr = target.dest_qmgr
         engine = self._engine
-        mark = engine.mark()
+        if mark is None:
+            mark = engine.mark()
         try:
-            if dest_qmgr and dest_qmgr != engine.qmgr_name:
+            if not target.checks:
+                pass
+            elif dest_qmgr and dest_qmgr != engine.qmgr_name:
                 raise MQIError(mq.MQRC_UNKNOWN_REMOTE_Q_MGR)  # no channels here (formats/messaging-rules.tsv)
-            if target.managed and target.admin and engine.queue(dest) is None:
+            elif target.managed and target.admin and engine.queue(dest) is None:
                 # DEFINE SUB DESTCLAS(MANAGED) makes its queue (defined()); one defined before it did (an older data
                 # directory) or whose queue was deleted gets it from the topic's MDURMDL here
                 model = self.resolve(_text(target.record.attrs, TOPIC_STRING))[mq.MQCA_MODEL_DURABLE_Q]
@@ -528,14 +601,22 @@ class PubSub:
             self._layer.deliver(session, dest, md, body, syncpoint, managed=target.managed)
             return True
         except MQIError as error:
-            engine.rollback_to(mark)
-            if error.reason == mq.MQRC_SYNCPOINT_LIMIT_REACHED:
-                raise  # the publisher's unit of work is full, not a subscriber's queue: the publication fails
-            reason = error.reason
+            return self._undelivered(session, target, md, body, syncpoint, use_dlq, mark, error)
+
+    def _undelivered(
+        self, session: SessionState, target: _Target, md: MessageDescriptor, body: bytes, syncpoint: bool, use_dlq: bool,
+        mark: tuple[int, int], error: MQIError,
+    ) -> bool:
+        """A copy its destination refused (``error``): what it did is undone back to ``mark``; with ``use_dlq`` it goes
+        to the dead-letter queue instead (whether it did)."""
+        engine = self._engine
+        engine.rollback_to(mark)
+        if error.reason == mq.MQRC_SYNCPOINT_LIMIT_REACHED:
+            raise error  # the publisher's unit of work is full, not a subscriber's queue: the publication fails
         if not use_dlq:
             return False
         try:
-            return self._layer.dead_letter(session, md, body, reason, dest, dest_qmgr or engine.qmgr_name, syncpoint)
+            return self._layer.dead_letter(session, md, body, error.reason, target.dest, target.dest_qmgr or engine.qmgr_name, syncpoint)
         except MQIError:
             engine.rollback_to(mark)
             return False
@@ -544,7 +625,8 @@ class PubSub:
 
     def subscription_status(self, name: str) -> tuple[int, str, str]:
         """NUMMSGS, LMSGDATE, LMSGTIME of a subscription (zero and blanks before its first message)."""
-        return self.sub_stats.get(name, (0, "", ""))
+        stats = self.sub_stats.get(name)
+        return (0, "", "") if stats is None else _stamped(stats)
 
     def topic_status(self, topic: str) -> dict[int, int | str]:
         """A topic node's TYPE(TOPIC) status: its resolved attributes (never "as parent"), the topic object of this
@@ -558,7 +640,7 @@ class PubSub:
         self.matcher()
         out[mq.MQIA_SUB_COUNT] = sum(1 for record in self._known.values() if _text(record.attrs, TOPIC_STRING) == topic)
         out[mq.MQIA_PUB_COUNT] = len(self.publishers(topic))
-        out[mq.MQIACF_PUBLISH_COUNT] = self.topic_stats.get(topic, (0, "", ""))[0]
+        out[mq.MQIACF_PUBLISH_COUNT] = self.topic_stats.get(topic, (0,))[0]
         return out
 
     def admin_node(self, topic: str) -> str:
@@ -585,7 +667,7 @@ class PubSub:
             if ident not in live:
                 del self.pub_stats[key]
             else:
-                out.setdefault(text, {})[ident] = self.pub_stats[key]
+                out.setdefault(text, {})[ident] = _stamped(self.pub_stats[key])
         return out
 
     def nodes(self) -> set[str]:
@@ -829,6 +911,13 @@ class PubSub:
         for name in self._engine.queue_names():
             if name.startswith(MANAGED_NON_DURABLE):
                 self._drop_queue(name)
+
+
+def _stamped(stats: list[int]) -> tuple[int, str, str]:
+    """A status count with its last instant as DISPLAY TPSTATUS/SBSTATUS show it: (count, "yyyy-mm-dd", "hh.mm.ss"),
+    local time (as the engine's own dates and times)."""
+    local = time.localtime(stats[1])
+    return stats[0], time.strftime("%Y-%m-%d", local), time.strftime("%H.%M.%S", local)
 
 
 def _check_selector(selector: str, reason: int) -> None:
