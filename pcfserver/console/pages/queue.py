@@ -252,9 +252,9 @@ def messages(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Respons
                        pages=pages, number=number, size=size, sizes=PAGE_SIZES, msgid=msg_filter, correlid=correl_filter, errors=errors)
 
 
-@on_queue("GET", "/messages/([0-9A-Fa-f]{48})", messaging=True)
-def message_detail(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
-    wanted = bytes.fromhex(request.params[1])
+def _one_message(ctx: ConsoleContext, queue: Queue, hex_msg_id: str) -> StoredMessage | Response:
+    """The message a detail page names by its MsgId (browsed: it stays on the queue), or the page that says why not."""
+    wanted = bytes.fromhex(hex_msg_id)
     try:
         found = next((m for m in _browsable(ctx, queue) if m.md.msg_id == wanted), None)
     except _Refused as refused:
@@ -262,20 +262,23 @@ def message_detail(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> R
     if found is None:
         return _queue_page(ctx, queue, "/messages", "queue_message.html", 404, refused="No message on the queue has this identifier (it may have been got).",
                            md=None, rows=[], body=None, got=False)
+    return found
+
+
+@on_queue("GET", "/messages/([0-9A-Fa-f]{48})", messaging=True)
+def message_detail(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
+    found = _one_message(ctx, queue, request.params[1])
+    if isinstance(found, Response):
+        return found
     return _message_view(ctx, queue, "/messages", found.md, found.body, got=False)
 
 
 @on_queue("GET", "/messages/([0-9A-Fa-f]{48})/raw", messaging=True)
 def message_bytes(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     """The body's bytes as they are, to save (browsing: the message stays on the queue)."""
-    wanted = bytes.fromhex(request.params[1])
-    try:
-        found = next((m for m in _browsable(ctx, queue) if m.md.msg_id == wanted), None)
-    except _Refused as refused:
-        return _queue_page(ctx, queue, "/messages", "queue_message.html", 403, refused=refused.text, md=None, rows=[], body=None, got=False)
-    if found is None:
-        return _queue_page(ctx, queue, "/messages", "queue_message.html", 404, refused="No message on the queue has this identifier (it may have been got).",
-                           md=None, rows=[], body=None, got=False)
+    found = _one_message(ctx, queue, request.params[1])
+    if isinstance(found, Response):
+        return found
     filename = f"{queue.name}-{request.params[1].lower()}.bin".replace("/", "_")
     headers = (("Content-Type", "application/octet-stream"), ("Content-Disposition", f'attachment; filename="{filename}"'),
                ("Cache-Control", "no-store"), *SECURITY_HEADERS)
