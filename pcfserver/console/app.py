@@ -19,6 +19,7 @@ import hmac
 import mimetypes
 import os
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from urllib.parse import parse_qs, quote, unquote
@@ -84,10 +85,10 @@ class ConsoleApp:
         if path == "/logout":
             if request.method != "POST":
                 return web.html("", 405, (("Allow", "POST"),))
-            if not self._csrf_ok(request, viewer):
+            if not self._csrf_ok(request, viewer, web.parse_form(request.body, request.header("content-type"))[0]):
                 return _refused(viewer, "The request did not carry this page's CSRF token.")
-            self.auth.logout(request)
-            return web.redirect("/login", (("Set-Cookie", f"{'LtpaToken2'}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),))
+            ended = self.auth.logout(request)  # the token ends; its answer clears the cookie
+            return web.redirect("/login", tuple((k, v) for k, v in ended.headers if k == "Set-Cookie"))
         for route in self.routes:
             match = route.pattern.fullmatch(raw)
             if match is None:
@@ -97,7 +98,7 @@ class ConsoleApp:
             form, files = web.parse_form(request.body, request.header("content-type")) if request.body else ({}, {})
             displays = route.displays is not None and route.displays(form)
             if route.changes:
-                if not self._csrf_ok(request, viewer):
+                if not self._csrf_ok(request, viewer, form):
                     return _refused(viewer, "The request did not carry this page's CSRF token.")
                 if not viewer.can_change and not displays and not (route.messaging and viewer.can_browse and request.method == "GET"):
                     return _refused(viewer, f"User {viewer.user} has the role MQWebAdminRO, which may display and browse but not change anything.")
@@ -149,10 +150,11 @@ class ConsoleApp:
         can_change = bool(roles & {ADMIN, USER})
         return Viewer(principal.user.name, roles, can_change, bool(roles & {ADMIN, ADMIN_RO, USER}), csrf)
 
-    def _csrf_ok(self, request: Request, viewer: Viewer) -> bool:
+    @staticmethod
+    def _csrf_ok(request: Request, viewer: Viewer, form: Mapping[str, list[str]]) -> bool:
+        """The page's token, in the header IBM's console uses or in the form (already parsed: an upload is read once)."""
         given = request.header(CSRF_HEADER)
         if given is None:
-            form, _ = web.parse_form(request.body, request.header("content-type"))
             values = form.get(CSRF_FIELD)
             given = values[0] if values else None
         return given is not None and hmac.compare_digest(given.encode(), viewer.csrf.encode())
