@@ -129,8 +129,14 @@ NAV: tuple[tuple[str, str], ...] = (
 """The console's menu, in order; an entry shows once a page answers its path."""
 
 
-def nav() -> list[tuple[str, str]]:
-    return [(path, label) for path, label in NAV if any(r.method == "GET" and r.pattern.fullmatch(path) for r in ROUTES)]
+def nav() -> tuple[tuple[str, str], ...]:
+    """The menu entries whose pages exist (every page draws it: worked out once per set of routes, not per page)."""
+    return _nav(len(ROUTES))
+
+
+@cache
+def _nav(routes: int) -> tuple[tuple[str, str], ...]:
+    return tuple((path, label) for path, label in NAV if any(r.method == "GET" and r.pattern.fullmatch(path) for r in ROUTES[:routes]))
 
 
 def route(
