@@ -51,6 +51,7 @@ class Session:
     def __init__(self, qm: QueueManager, state: SessionState) -> None:
         self._qm = qm
         self._state = state
+        self._layer = qm.engine.messaging
         self._closed = False
 
     @property
@@ -76,25 +77,12 @@ class Session:
         data = body.encode("utf-8") if isinstance(body, str) else body if type(body) is bytes else bytes(body)
         persistence = None if persistent is None else (mq.MQPER_PERSISTENT if persistent else mq.MQPER_NOT_PERSISTENT)
         reply_q, reply_qmgr = _reply_to(reply_to) if reply_to else ("", "")
-        layer = self._qm.engine.messaging
         if self._closed:
             raise MQIError(mq.MQRC_HCONN_ERROR)
-        state = self._state
-        return self._qm.call(
-            lambda: layer.put(
-                state,
-                queue,
-                data,
-                persistence=persistence,
-                priority=priority,
-                expiry=expiry,
-                correl_id=correl_id,
-                msg_id=msg_id,
-                reply_to_q=reply_q,
-                reply_to_qmgr=reply_qmgr,
-                format=format,
-                syncpoint=syncpoint,
-            )
+        layer, state = self._layer, self._state
+        # positional: the layer's parameters in order (a call of twelve keywords cost a tenth of an embedded put)
+        return self._qm.call_now(
+            lambda: layer.put(state, queue, data, persistence, priority, expiry, correl_id, msg_id, reply_q, reply_qmgr, format, syncpoint)
         )
 
     def get(
@@ -108,6 +96,11 @@ class Session:
         syncpoint: bool = False,
     ) -> tuple[MessageDescriptor, bytes]:
         """MQGET (or, with ``browse``, the next message under this session's browse cursor); ``wait`` in seconds."""
+        if wait <= 0:  # the usual call, without _get's plumbing for waiting
+            if self._closed:
+                raise MQIError(mq.MQRC_HCONN_ERROR)
+            layer, state = self._layer, self._state
+            return self._qm.call_now(lambda: layer.get(state, queue, browse, msg_id, correl_id, syncpoint))
         return self._get(queue, browse=browse, msg_id=msg_id, correl_id=correl_id, wait=wait, syncpoint=syncpoint)
 
     def _get(
@@ -208,8 +201,8 @@ class Session:
         self._qm.call(lambda: layer.close(self._live(), handle))
 
     def commit(self) -> None:
-        layer = self._qm.engine.messaging
-        self._qm.call(lambda: layer.commit(self._live()))
+        layer = self._layer
+        self._qm.call_now(lambda: layer.commit(self._live()))
 
     def backout(self) -> None:
         layer = self._qm.engine.messaging
@@ -313,6 +306,17 @@ class QueueManager:
         finally:
             session.end()
 
+    def call_now(self, action: Callable[[], _T]) -> _T:
+        """``call`` without waiting: a message-layer call run durably under the lock."""
+        with self._lock:
+            if self.closed:
+                raise MQIError(mq.MQRC_CONNECTION_BROKEN)
+            try:
+                return self._execute_operation(action)
+            finally:
+                if self._arrivals:
+                    self._notify()
+
     def call(
         self,
         action: Callable[[], _T],
@@ -323,14 +327,7 @@ class QueueManager:
     ) -> _T:
         """Runs a message-layer call durably under the lock; with ``wait``, retries MQRC_NO_MSG_AVAILABLE until it passes."""
         if wait <= 0:
-            with self._lock:
-                if self.closed:
-                    raise MQIError(mq.MQRC_CONNECTION_BROKEN)
-                try:
-                    return self._execute_operation(action)
-                finally:
-                    if self._arrivals:
-                        self._notify()
+            return self.call_now(action)
         deadline = time.monotonic() + wait
         handle: int | None = None
         with self._lock:

@@ -7,7 +7,7 @@ the engine module imports them, not the other way round.  ``pcfserver.engine.eng
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from pcfserver.engine.authority import AuthorityRecords
 from pcfserver.engine.registry import Objects, Queue
@@ -29,6 +29,8 @@ class EngineView(Protocol):
     def now(self) -> tuple[str, str]: ...
 
     def record_undo(self, fn: Callable[[], None]) -> None: ...
+
+    def record(self, restore: Callable[[Any, Any], None], key: object, old: object) -> None: ...
 
     def record_op(self, op: AnyOp) -> None: ...
 

@@ -17,7 +17,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pcfserver import mq
 from pcfserver.codec.ccsid import codec_for
@@ -311,6 +311,10 @@ class Engine:
     def record_undo(self, fn: Callable[[], None]) -> None:
         self._tx.undo.append((_call_undo, None, fn))  # Transaction.record_undo, one call less (every MQI call makes one)
 
+    def record(self, restore: Callable[[Any, Any], None], key: object, old: object) -> None:
+        """How to undo a change: ``restore(key, old)`` (Transaction.record, one call less; no closure to make)."""
+        self._tx.undo.append((restore, key, old))
+
     def record_op(self, op: AnyOp) -> None:
         self._tx.ops.append(op)
 
@@ -413,7 +417,7 @@ class Engine:
                 self.abort(Batch((), [], [], undo, ops), exc)
                 raise MQIError(mq.MQRC_RESOURCE_PROBLEM) from exc
         elif tx.undo:
-            tx.undo = []
+            tx.undo.clear()  # (nobody else holds this list: take() was not called on it)
         if isinstance(result, MQIError):
             raise result
         return result

@@ -19,7 +19,7 @@ import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pcfserver import mq
 from pcfserver.codec import Integer, Message, String
@@ -91,6 +91,29 @@ class _PutPlan:
     put_inhibited: bool
     get_inhibited: bool
     low_watch: bool  # a get may make a Queue Depth Low event (the queue's switch and PERFMEV on)
+
+
+def _undo_place(message: StoredMessage, saved: tuple[Any, ...]) -> None:
+    """Undoes a put (:meth:`MessageLayer._place`): recorded as a function and its arguments, no closure per message."""
+    state, uow, state.depth, state.uncommitted, state.high_depth, state.enq_count, state.last_put, count = saved
+    message.removed = True
+    message.stored = False
+    if uow is not None:
+        if uow.puts and uow.puts[-1] is message:
+            uow.puts.pop()
+        uow.count = count
+
+
+def _undo_get(found: StoredMessage, saved: tuple[Any, ...]) -> None:
+    """Undoes a get (:meth:`MessageLayer.get`), as :func:`_undo_place` a put."""
+    state, uow, state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, count = saved
+    found.removed = False
+    found.got_uow = None
+    if uow is not None:
+        if uow.gets and uow.gets[-1] is found:
+            uow.gets.pop()
+        uow.count = count
+    state.restore(found)
 
 
 class Handle:
@@ -376,7 +399,6 @@ class MessageLayer:
         session: SessionState | None,
         name: str,
         body: bytes,
-        *,
         persistence: int | None = None,
         priority: int | None = None,
         expiry: int | None = None,
@@ -539,18 +561,9 @@ class MessageLayer:
         self._seq += 1
         expires_at = None if md.expiry == _UNLIMITED else now + md.expiry / 10
         message = StoredMessage(self._seq, base.name, level, md, body if type(body) is bytes else bytes(body), now, expires_at)
-        saved = (state.depth, state.uncommitted, state.high_depth, state.enq_count, state.last_put, uow.count if uow is not None else 0)
-
-        def undo() -> None:
-            message.removed = True
-            message.stored = False
-            state.depth, state.uncommitted, state.high_depth, state.enq_count, state.last_put, count = saved
-            if uow is not None:
-                if uow.puts and uow.puts[-1] is message:
-                    uow.puts.pop()
-                uow.count = count
-
-        self._engine.record_undo(undo)
+        self._engine.record(
+            _undo_place, message, (state, uow, state.depth, state.uncommitted, state.high_depth, state.enq_count, state.last_put, uow.count if uow is not None else 0)
+        )
         state.add(message)
         state.enq_count += 1
         self.put_count += 1
@@ -654,7 +667,6 @@ class MessageLayer:
         self,
         session: SessionState,
         name: str,
-        *,
         browse: bool = False,
         msg_id: bytes | str | None = None,
         correl_id: bytes | str | None = None,
@@ -694,19 +706,7 @@ class MessageLayer:
         uow = session.uow if syncpoint else None
         if uow is not None and uow.count + 1 > plan.max_uncommitted:
             raise MQIError(mq.MQRC_SYNCPOINT_LIMIT_REACHED)
-        saved = (state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, uow.count if uow is not None else 0)
-
-        def undo() -> None:
-            state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, count = saved
-            found.removed = False
-            found.got_uow = None
-            if uow is not None:
-                if uow.gets and uow.gets[-1] is found:
-                    uow.gets.pop()
-                uow.count = count
-            state.restore(found)
-
-        self._engine.record_undo(undo)
+        self._engine.record(_undo_get, found, (state, uow, state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, uow.count if uow is not None else 0))
         state.depth -= 1
         state.deq_count += 1
         self.get_count += 1
