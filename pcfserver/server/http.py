@@ -52,10 +52,11 @@ from pcfserver.rest.messaging import Operation, Publication
 from pcfserver.server import gateway
 from pcfserver.server.committer import Committer, Job, PipelinedEngine
 from pcfserver.server.core import ServerConfig, address_name
-from pcfserver.server.logs import LOGGER_NAME
+from pcfserver.server.logs import LOGGER_NAME, AccessLog
 from pcfserver.server.tls import certificate_user
 
 log = logging.getLogger(LOGGER_NAME)
+_access = AccessLog(log)
 APPL_NAME = "pcfserver REST"
 CONSOLE_APPL_NAME = "pcfserver console"  # the PutApplName of a message put in the web console
 _Scope = dict[str, Any]
@@ -297,15 +298,15 @@ class HttpServer:
             if not self._in_flight:
                 self._answered.set()
         self.requests += 1
-        if log.isEnabledFor(logging.INFO):
+        if _access.enabled():
             peer = address_name(scope.get("client"))
             method, path = scope["method"], request.path if request else scope.get("path", "")
             us = int((time.perf_counter() - started) * 1e6)
             command = f"{method} {kind or '-'}"
             # The line made here (no %-arguments for the record to format again).
-            log.info(
+            _access.write(
                 f"{peer} {method} {path} {kind or '-'} {response.status} {us}us",
-                extra={"event": "http", "peer": peer, "command": command, "queue": path, "reason": str(response.status), "us": us},
+                {"event": "http", "peer": peer, "command": command, "queue": path, "reason": str(response.status), "us": us},
             )
 
     async def _respond(self, scope: _Scope, receive: _Receive) -> tuple[Response, Request | None, str]:
