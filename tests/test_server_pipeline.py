@@ -149,3 +149,79 @@ async def test_by_default_on_two_cpus_a_lone_job_commits_on_the_loop_and_a_group
     assert not Committer(engine, in_thread=False).in_thread
     monkeypatch.setattr(committer_module.os, "sched_getaffinity", lambda _: set(range(8)))
     assert not Committer(engine).lone_on_loop
+
+
+class _FailingEngine(GatedEngine):
+    """A real engine whose next commit fails at once (``fail`` set), recording the thread of every commit."""
+
+    def __init__(self) -> None:
+        super().__init__(open_engine(None))
+        self.fail = False
+        self.threads: list[int] = []
+
+    def commit(self, batch: Batch) -> None:
+        self.threads.append(threading.get_ident())
+        if self.fail:
+            self.fail = False
+            raise OSError("disk full")
+        self.inner.commit(batch)
+
+
+async def test_a_lone_job_commits_in_the_callers_task_and_a_busy_committer_takes_it_in_a_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(committer_module.os, "sched_getaffinity", lambda _: {0, 1})
+    engine = _FailingEngine()
+    committer = Committer(engine)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(committer.run)
+            await trio.sleep(0.01)  # the committer parks, waiting for work
+            lone = _Recorded()
+            assert committer.run_now(lone)  # applied, committed and released before it returns
+            assert lone.released.is_set() and committer.groups == 1
+            assert engine.threads == [threading.get_ident()]
+            waiting = _Recorded()
+            committer.submit(waiting)  # not yet committed: a job now would join its group, not overtake it
+            behind = _Recorded()
+            assert not committer.run_now(behind)
+            committer.submit(behind)
+            await waiting.released.wait()
+            await behind.released.wait()
+            assert committer.groups == 2  # the two together
+            committer.close()
+
+
+async def test_a_lone_rest_put_whose_commit_fails_is_refused_and_leaves_nothing(tmp_path: Any) -> None:
+    """Over one HTTP connection (the lone-request path): the put whose commit fails answers an error, the
+    message is not on the queue, and the next put commits normally."""
+    import httpx
+
+    from pcfserver.server.service import Service
+
+    inner = open_engine(None)
+    inner.execute(_create("LONE.Q"))
+    engine = _FailingEngine()
+    engine.inner = inner
+    engine.messaging = inner.messaging  # type: ignore[attr-defined]
+    engine.apply_operation = inner.apply_operation  # type: ignore[attr-defined]
+    service = Service(inner, ServerConfig(host="127.0.0.1", port=0, http_port=0, engine_in_thread=False))
+    service.committer.pipelined = engine  # type: ignore[assignment]
+    taken: list[bool] = []
+    run_now = service.committer.run_now
+    service.committer.run_now = lambda job: taken.append(run_now(job)) or taken[-1]  # type: ignore[method-assign]
+    path = "/ibmmq/rest/v2/messaging/qmgr/QM1/queue/LONE.Q/message"
+    headers = {"ibm-mq-rest-csrf-token": "x", "Content-Type": "text/plain;charset=utf-8"}
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            addresses = await nursery.start(service.serve)
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{addresses.http[1]}", timeout=10) as client:
+                engine.fail = True
+                refused = await client.post(path, content=b"lost", headers=headers)
+                assert refused.status_code >= 500, refused.text
+                assert inner.messaging.queues["LONE.Q"].depth == 0
+                kept = await client.post(path, content=b"kept", headers=headers)
+                assert kept.status_code == 201
+                got = await client.delete(path, headers=headers)
+                assert (got.status_code, got.content) == (200, b"kept")
+            service.shutdown()
+    assert taken == [True, True, True]  # each committed in its request's task
+    assert len(engine.threads) == 3 and set(engine.threads) == {threading.get_ident()}

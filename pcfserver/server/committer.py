@@ -188,6 +188,36 @@ class Committer:
         self._wake()
         return True
 
+    def run_now(self, job: Job) -> bool:
+        """Applies and commits ``job`` in the caller's task when it would be a group of one committed on the event
+        loop anyway: the committer idle with nothing submitted, the commit due on the loop, and no other task ready
+        to run.  True: done and released.  False: ``submit`` it instead.  The caller says it has no other request
+        in progress (a lone client); with several, their jobs must gather into groups (one fsync for many).
+
+        It spares the hand-over's task switches (the committer woken, then the caller): 2.6% of the instructions of
+        a REST put+get pair over one connection."""
+        engine = self.pipelined
+        if (
+            engine is None
+            or self._pending
+            or self._in_flight
+            or self._task is None  # the committer task is not parked waiting for work (or has ended)
+            or self._closing
+            or (self.in_thread and not self.lone_on_loop)
+            or trio.lowlevel.current_statistics().tasks_runnable
+        ):
+            return False
+        job.apply(engine)
+        self.arrivals.notify()
+        batch = cast(Batch, job.batch)
+        try:
+            engine.commit(batch)
+        except Exception as exc:
+            self._release([job], engine.abort(batch, exc), exc)
+            return True
+        self._release([job], batch.answers, None)
+        return True
+
     def close(self) -> None:
         self._closing = True
         self._wake()

@@ -400,6 +400,8 @@ class HttpServer:
 
     async def _apply(self, action: Callable[[], object]) -> _Operation:
         job = _Operation(self.committer, action)
+        if self._in_flight == 1 and self.committer.run_now(job):  # a lone request: committed here, no hand-over
+            return job
         if not self.committer.submit(job):
             job.lost()
         await job.finished()
