@@ -17,7 +17,12 @@
 runs ours and its baseline alternately N times (over REST both servers are up at once and each
 drive lasts ``--seconds``/N) and prints the medians, the ratio being the median of the N ratios.
 
-Internal mode (used by the tool itself): ``--bare-http`` runs the baseline server.
+``--instructions`` (needs valgrind): the same comparisons counted in CPU instructions instead of time, which
+do not move with the machine's load: (a) commit every 100, ours and the SQLite baseline; (b) one REST client,
+our server and the bare one.  Each figure is the difference of two run lengths divided by the difference of
+their pairs, so start-up and shutdown cancel out; the ratio is the baseline's count over ours.
+
+Internal modes (used by the tool itself): ``--bare-http`` runs the baseline server; ``--count-run``.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import io
 import os
 import pstats
 import re
+import shutil
 import signal
 import sqlite3
 import statistics
@@ -35,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import trio
@@ -170,10 +177,10 @@ def start_server(args: list[str]) -> tuple[subprocess.Popen[str], int, int]:
     return process, int(match.group(1)), int(match.group(2))
 
 
-def stop_server(process: subprocess.Popen[str]) -> None:
+def stop_server(process: subprocess.Popen[str], timeout: float = 30) -> None:
     process.send_signal(signal.SIGINT)
     try:
-        process.wait(30)
+        process.wait(timeout)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
@@ -316,6 +323,84 @@ def _medians(results: list[tuple[float, float, float, int]]) -> tuple[float, flo
     )
 
 
+# -- counted in instructions ------------------------------------------------------------------
+
+
+def _valgrind(argv: list[str], log: Path) -> list[str]:
+    return ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", f"--log-file={log}", *argv]
+
+
+def _instructions(log: Path) -> int:
+    match = re.search(r"I\s+refs:\s+([\d,]+)", log.read_text())
+    if match is None:
+        raise SystemExit(f"valgrind wrote no count: {log.read_text()[-500:]}")
+    return int(match.group(1).replace(",", ""))
+
+
+def count_run(which: str, pairs: int) -> None:
+    """The in-process loop alone (``--count-run``), for valgrind to count: commit every 100."""
+    if which == "sqlite":
+        sqlite_baseline(pairs, 100)
+    else:
+        in_process(pairs, 100)
+
+
+def _per_pair(measure: Callable[[int], int], short: int, long: int) -> float:
+    return (measure(long) - measure(short)) / (long - short)
+
+
+def instruction_rows() -> None:
+    if shutil.which("valgrind") is None:
+        print("\n(instructions) valgrind is not installed: nothing counted")
+        return
+    python, me = sys.executable, str(Path(__file__).resolve())
+    with tempfile.TemporaryDirectory() as tmp:
+        logs = Path(tmp)
+
+        def in_process_count(which: str) -> Callable[[int], int]:
+            def measure(pairs: int) -> int:
+                log = logs / f"{which}-{pairs}.log"
+                subprocess.run(_valgrind([python, me, "--count-run", which, str(pairs)], log), check=True, cwd=ROOT)
+                return _instructions(log)
+
+            return measure
+
+        print("\n(instructions, valgrind) in process, commit every 100: instructions per put+get pair")
+        ours = _per_pair(in_process_count("ours"), 1000, 6000)
+        base = _per_pair(in_process_count("sqlite"), 1000, 6000)
+        print(f"    pcfserver {ours:>12,.0f}   SQLite insert+delete {base:>10,.0f}   ratio {base / ours:5.2f}")
+
+        def server_count(which: str) -> Callable[[int], int]:
+            def measure(pairs: int) -> int:
+                log = logs / f"http-{which}-{pairs}.log"
+                data = logs / f"data-{which}-{pairs}"
+                argv = [python, "-m", "pcfserver.cli", "serve", "--port", "0", "--http-port", "0", "--data", str(data)] if which == "ours" else [python, me, "--bare-http"]
+                process, pcf_port, http_port = start_server(_valgrind(argv, log))
+                try:
+                    if which == "ours":
+                        make_queues(pcf_port, 1)
+                    trio.run(_sequential, http_port, pairs)
+                finally:
+                    stop_server(process, 300)
+                return _instructions(log)
+
+            return measure
+
+        print("(instructions, valgrind) over REST, one client: instructions per put+get pair in the server")
+        ours = _per_pair(server_count("ours"), 200, 1200)
+        base = _per_pair(server_count("bare"), 200, 1200)
+        print(f"    pcfserver {ours:>12,.0f}   bare HTTP 201 {base:>17,.0f}   ratio {base / ours:5.2f}")
+
+
+async def _sequential(port: int, pairs: int) -> None:
+    put, get = requests_for(f"{QUEUE}.00")
+    async with await trio.open_tcp_stream("127.0.0.1", port) as stream:
+        client = Client(stream)
+        for _ in range(pairs):
+            await client.exchange(put)
+            await client.exchange(get)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--messages", type=int, default=2000, help="pairs per in-process run (default 2000)")
@@ -325,10 +410,15 @@ def main() -> int:
     parser.add_argument("--profile", action="store_true", help="also profile the in-process run with the largest batch")
     parser.add_argument("--skip-rest", action="store_true", help="only the in-process rows")
     parser.add_argument("--rounds", type=int, default=1, help="alternate ours and each baseline this many times per row; medians (default 1)")
+    parser.add_argument("--instructions", action="store_true", help="also count instructions per pair with valgrind (about two minutes)")
     parser.add_argument("--bare-http", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--count-run", nargs=2, metavar=("WHICH", "PAIRS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bare_http:
         trio.run(bare_http)
+        return 0
+    if args.count_run:
+        count_run(args.count_run[0], int(args.count_run[1]))
         return 0
     print(f"CPUs available: {len(os.sched_getaffinity(0))}; {len(BODY)}-byte persistent messages; durable commits (SQLite WAL, synchronous=FULL)")
     print("\n(a) in process: put+get pairs/s        pcfserver    SQLite insert+delete   ratio")
@@ -340,6 +430,8 @@ def main() -> int:
         print(f"    commit every {batch:>4} puts / gets   {ours:>10,.0f}   {base:>20,.0f}   {ratio:5.2f}")
     if args.profile:
         profile_in_process(args.messages, max(int(b) for b in args.batches.split(",")))
+    if args.instructions:
+        instruction_rows()
     if args.skip_rest:
         return 0
     print("\n(b) over REST: put+get pairs/s   pcfserver (p50/p99 ms)      bare HTTP 201 (p50/p99 ms)   ratio")
