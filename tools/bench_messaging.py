@@ -345,8 +345,8 @@ def count_run(which: str, pairs: int) -> None:
         in_process(pairs, 100)
 
 
-def _per_pair(measure: Callable[[int], int], short: int, long: int) -> float:
-    return (measure(long) - measure(short)) / (long - short)
+def _per_pair(count: Callable[[str, int], int], which: str, short: int, long: int) -> float:
+    return (count(which, long) - count(which, short)) / (long - short)
 
 
 def instruction_rows() -> None:
@@ -357,39 +357,33 @@ def instruction_rows() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         logs = Path(tmp)
 
-        def in_process_count(which: str) -> Callable[[int], int]:
-            def measure(pairs: int) -> int:
-                log = logs / f"{which}-{pairs}.log"
-                subprocess.run(_valgrind([python, me, "--count-run", which, str(pairs)], log), check=True, cwd=ROOT)
-                return _instructions(log)
+        def in_process(which: str, pairs: int) -> int:
+            log = logs / f"{which}-{pairs}.log"
+            subprocess.run(_valgrind([python, me, "--count-run", which, str(pairs)], log), check=True, cwd=ROOT)
+            return _instructions(log)
 
-            return measure
+        def over_rest(which: str, pairs: int) -> int:
+            log, data = logs / f"http-{which}-{pairs}.log", logs / f"data-{which}-{pairs}"
+            ours = which == "ours"
+            argv = [python, "-m", "pcfserver.cli", "serve", "--port", "0", "--http-port", "0", "--data", str(data)] if ours else [python, me, "--bare-http"]
+            process, pcf_port, http_port = start_server(_valgrind(argv, log))
+            try:
+                if ours:
+                    make_queues(pcf_port, 1)
+                trio.run(_sequential, http_port, pairs)
+            finally:
+                stop_server(process, 300)
+            return _instructions(log)
 
-        print("\n(instructions, valgrind) in process, commit every 100: instructions per put+get pair")
-        ours = _per_pair(in_process_count("ours"), 1000, 6000)
-        base = _per_pair(in_process_count("sqlite"), 1000, 6000)
-        print(f"    pcfserver {ours:>12,.0f}   SQLite insert+delete {base:>10,.0f}   ratio {base / ours:5.2f}")
-
-        def server_count(which: str) -> Callable[[int], int]:
-            def measure(pairs: int) -> int:
-                log = logs / f"http-{which}-{pairs}.log"
-                data = logs / f"data-{which}-{pairs}"
-                argv = [python, "-m", "pcfserver.cli", "serve", "--port", "0", "--http-port", "0", "--data", str(data)] if which == "ours" else [python, me, "--bare-http"]
-                process, pcf_port, http_port = start_server(_valgrind(argv, log))
-                try:
-                    if which == "ours":
-                        make_queues(pcf_port, 1)
-                    trio.run(_sequential, http_port, pairs)
-                finally:
-                    stop_server(process, 300)
-                return _instructions(log)
-
-            return measure
-
-        print("(instructions, valgrind) over REST, one client: instructions per put+get pair in the server")
-        ours = _per_pair(server_count("ours"), 200, 1200)
-        base = _per_pair(server_count("bare"), 200, 1200)
-        print(f"    pcfserver {ours:>12,.0f}   bare HTTP 201 {base:>17,.0f}   ratio {base / ours:5.2f}")
+        rows = (
+            ("in process, commit every 100", in_process, "sqlite", "SQLite insert+delete", 1000, 6000),
+            ("over REST, one client (the server's)", over_rest, "bare", "bare HTTP 201", 200, 1200),
+        )
+        print("\n(instructions, valgrind) per put+get pair")
+        for title, count, baseline, base_name, short, long in rows:
+            ours = _per_pair(count, "ours", short, long)
+            base = _per_pair(count, baseline, short, long)
+            print(f"    {title:<38} pcfserver {ours:>11,.0f}   {base_name} {base:>11,.0f}   ratio {base / ours:5.2f}")
 
 
 async def _sequential(port: int, pairs: int) -> None:

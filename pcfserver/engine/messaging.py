@@ -99,9 +99,7 @@ def _undo_place(message: StoredMessage, saved: tuple[Any, ...]) -> None:
     message.removed = True
     message.stored = False
     if uow is not None:
-        if uow.puts and uow.puts[-1] is message:
-            uow.puts.pop()
-        uow.count = count
+        _unlist(uow, uow.puts, message, count)
 
 
 def _undo_get(found: StoredMessage, saved: tuple[Any, ...]) -> None:
@@ -110,10 +108,15 @@ def _undo_get(found: StoredMessage, saved: tuple[Any, ...]) -> None:
     found.removed = False
     found.got_uow = None
     if uow is not None:
-        if uow.gets and uow.gets[-1] is found:
-            uow.gets.pop()
-        uow.count = count
+        _unlist(uow, uow.gets, found, count)
     state.restore(found)
+
+
+def _unlist(uow: UnitOfWork, listed: list[StoredMessage], message: StoredMessage, count: int) -> None:
+    """The unit of work forgets the message its undone call added last, and its count goes back."""
+    if listed and listed[-1] is message:
+        listed.pop()
+    uow.count = count
 
 
 class Handle:
