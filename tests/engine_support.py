@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from typing import Any, Protocol
 
 from pcfserver import mq, names
 from pcfserver.codec import Integer, IntegerList, Message, Parameter, String, decode, encode
+from pcfserver.dialects import mqsc
 from pcfserver.engine import Engine
+from pcfserver.rest.admin import AdminApi, AdminOperation
+from pcfserver.rest.http import Request
 
 ORDERS = ("big", "little")
 
@@ -239,3 +244,32 @@ def acknowledged_until_killed(child_script: str, data_dir: object, start: int, k
     out, err = child.communicate(timeout=30)
     assert child.returncode == -signal.SIGKILL, err
     return [parts for parts in (line.split() for line in out.splitlines()) if parts and parts[0] == "ACK"]
+
+
+class Executes(Protocol):
+    """An engine or an embedded queue manager: both run a PCF command and answer it."""
+
+    def execute(self, command: Message) -> list[Message]: ...
+
+
+def mqsc_output(target: Executes, text: str) -> list[str]:
+    """runmqsc's output of ``text`` run as one script."""
+    return list(mqsc.run(text, target.execute).lines)
+
+
+def mqsc_each_line(target: Executes, text: str) -> list[str]:
+    """Each line of ``text`` run as an MQSC command of its own; the output lines of all."""
+    out: list[str] = []
+    for line in text.splitlines():
+        out += mqsc.run(line, target.execute).lines
+    return out
+
+
+def run_json(engine: Engine, **body: Any) -> dict[str, Any]:
+    """A runCommandJSON request to the admin REST API's mqsc resource, run against ``engine``: the JSON answer."""
+    request = Request("POST", "/ibmmq/rest/v2/admin/action/qmgr/QM1/mqsc", headers=(("ibm-mq-rest-csrf-token", ""),),
+                      body=json.dumps({"type": "runCommandJSON", **body}).encode())
+    operation = AdminApi("QM1").handle(request)
+    assert isinstance(operation, AdminOperation)
+    answer: dict[str, Any] = json.loads(operation.run(engine.execute).body)
+    return answer

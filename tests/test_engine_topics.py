@@ -3,11 +3,12 @@ subscription's SubId surviving a restart."""
 
 from __future__ import annotations
 
-import json
 import string
 from pathlib import Path
 from typing import Any
 
+from engine_support import mqsc_output as run
+from engine_support import run_json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,23 +16,8 @@ from pcfserver import mq
 from pcfserver.codec import ByteString, Message, String
 from pcfserver.dialects import mqsc
 from pcfserver.engine import Engine, open_engine
-from pcfserver.rest.admin import AdminApi, AdminOperation
-from pcfserver.rest.http import Request
 
 SUB_ID = mq.MQBACF_SUB_ID
-
-
-def run(engine: Engine, text: str) -> list[str]:
-    return list(mqsc.run(text, engine.execute).lines)
-
-
-def run_json(engine: Engine, **body: Any) -> dict[str, Any]:
-    request = Request("POST", "/ibmmq/rest/v2/admin/action/qmgr/QM1/mqsc", headers=(("ibm-mq-rest-csrf-token", ""),),
-                      body=json.dumps({"type": "runCommandJSON", **body}).encode())
-    operation = AdminApi("QM1").handle(request)
-    assert isinstance(operation, AdminOperation)
-    answer: dict[str, Any] = json.loads(operation.run(engine.execute).body)
-    return answer
 
 
 def inquire_sub(engine: Engine, *params: Any) -> list[Message]:

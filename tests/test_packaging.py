@@ -7,35 +7,36 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_wheel_holds_every_formats_file(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+    """The file names inside a wheel built once from this checkout."""
+    out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(out), str(ROOT)],
         check=True,
         capture_output=True,
     )
-    (wheel,) = tmp_path.glob("pcfserver-*.whl")
-    inside = set(zipfile.ZipFile(wheel).namelist())
+    (wheel,) = out.glob("pcfserver-*.whl")
+    return set(zipfile.ZipFile(wheel).namelist())
+
+
+def test_the_wheel_holds_every_formats_file(wheel_names: set[str]) -> None:
     shipped = {
         "pcfserver/formats/" + path.relative_to(ROOT / "formats").as_posix()
         for path in (ROOT / "formats").rglob("*")
         if path.is_file()
     }
-    assert shipped and shipped <= inside, sorted(shipped - inside)[:5]
-    assert "pcfserver/pipeline/README.md" in inside
+    assert shipped and shipped <= wheel_names, sorted(shipped - wheel_names)[:5]
+    assert "pcfserver/pipeline/README.md" in wheel_names
 
 
-def test_the_wheel_holds_the_web_console(tmp_path: Path) -> None:
+def test_the_wheel_holds_the_web_console(wheel_names: set[str]) -> None:
     """An installed server serves its console: every template and static asset (vendored libraries included) is inside."""
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(ROOT)],
-        check=True,
-        capture_output=True,
-    )
-    (wheel,) = tmp_path.glob("pcfserver-*.whl")
-    inside = set(zipfile.ZipFile(wheel).namelist())
     console = ROOT / "pcfserver" / "console"
     shipped = {
         "pcfserver/console/" + path.relative_to(console).as_posix()
@@ -44,4 +45,4 @@ def test_the_wheel_holds_the_web_console(tmp_path: Path) -> None:
         if path.is_file()
     }
     assert any(name.endswith("htmx.min.js") for name in shipped)
-    assert shipped <= inside, sorted(shipped - inside)[:5]
+    assert shipped <= wheel_names, sorted(shipped - wheel_names)[:5]

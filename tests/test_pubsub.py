@@ -5,21 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from engine_support import mqsc_each_line as run
 
 from pcfserver import mq
-from pcfserver.dialects import mqsc
 from pcfserver.engine.authority import Identity
 from pcfserver.engine.messages import MQIError
 from pcfserver.engine.store import SqliteStore
 from pcfserver.qmgr import QueueManager, open_queue_manager
-
-
-def run(qm: QueueManager, text: str) -> list[str]:
-    """Each line an MQSC command; the output lines of all."""
-    out: list[str] = []
-    for line in text.splitlines():
-        out += mqsc.run(line, qm.execute).lines
-    return out
 
 
 def reason(call: object) -> int:

@@ -9,20 +9,13 @@ from pathlib import Path
 
 import pytest
 from engine_support import acknowledged_until_killed
+from engine_support import mqsc_each_line as run
 
 from pcfserver import mq
-from pcfserver.dialects import mqsc
 from pcfserver.engine.messages import MQIError
 from pcfserver.qmgr import QueueManager, open_queue_manager
 
 SUBS = -1  # the 'sub' kind's object type
-
-
-def run(qm: QueueManager, text: str) -> list[str]:
-    out: list[str] = []
-    for line in text.splitlines():
-        out += mqsc.run(line, qm.execute).lines
-    return out
 
 
 def dest(qm: QueueManager, name: str) -> str:

@@ -4,10 +4,11 @@ DISPLAY PUBSUB's counts (formats/rules-topic-sub.md section 5)."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
+from engine_support import mqsc_output as run
+from engine_support import run_json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,8 +17,6 @@ from pcfserver.codec import ByteString, Integer, IntegerList, Message, String
 from pcfserver.dialects import mqsc, run_script
 from pcfserver.engine import Engine, open_engine
 from pcfserver.qmgr import QueueManager
-from pcfserver.rest.admin import AdminApi, AdminOperation
-from pcfserver.rest.http import Request
 from tests.dialect_support import CLOCK
 
 SETUP = """DEFINE QLOCAL(Q1)
@@ -27,10 +26,6 @@ DEFINE SUB(GOLF) TOPICSTR('sport/golf') DEST(Q1)
 DEFINE SUB(ALL.SPORT) TOPICSTR('sport/#') DEST(Q1)
 DEFINE SUB(NEVER) TOPICSTR('sport/golf') DEST(FULL.Q)
 """
-
-
-def run(engine: Engine, text: str) -> list[str]:
-    return list(mqsc.run(text, engine.execute).lines)
 
 
 def setup(engine: Engine, extra: str = "") -> None:
@@ -265,15 +260,6 @@ def test_display_sbstatus_by_subid_and_pubsub_counts() -> None:
         after = run(qm.engine, "DISPLAY PUBSUB SUBCOUNT TPCOUNT")
         count = lambda lines: int(re.search(r"TPCOUNT\((\d+)\)", " ".join(lines)).group(1))  # type: ignore[union-attr]  # noqa: E731
         assert count(after) == count(before) + 1  # sport/tennis became a node when published to
-
-
-def run_json(engine: Engine, **body: Any) -> dict[str, Any]:
-    request = Request("POST", "/ibmmq/rest/v2/admin/action/qmgr/QM1/mqsc", headers=(("ibm-mq-rest-csrf-token", ""),),
-                      body=json.dumps({"type": "runCommandJSON", **body}).encode())
-    operation = AdminApi("QM1").handle(request)
-    assert isinstance(operation, AdminOperation)
-    answer: dict[str, Any] = json.loads(operation.run(engine.execute).body)
-    return answer
 
 
 def test_run_command_json_tpstatus_and_sbstatus() -> None:
