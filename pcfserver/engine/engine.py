@@ -70,7 +70,7 @@ from pcfserver.engine.store import (
     StoreError,
 )
 from pcfserver.engine.transaction import Batch as Batch  # the shells commit batches: re-exported
-from pcfserver.engine.transaction import Transaction, UndoRecord
+from pcfserver.engine.transaction import Transaction
 from pcfserver.engine.transaction import _call as _call_undo
 from pcfserver.tables import fill_default
 
@@ -339,24 +339,23 @@ class Engine:
         messages discarded): the layer checks before it changes anything else.  Any other
         exception undoes the call and is answered MQRC_UNEXPECTED_ERROR.
         """
-        result, undo, ops = self._run_operation(action)
-        return result, Batch((), [], [], undo, ops)
-
-    def _run_operation(self, action: Callable[[], _T]) -> tuple[_T | MQIError, list[UndoRecord], list[AnyOp]]:
-        """``action`` on an empty transaction: its result (or MQIError) and what it recorded."""
         tx = self._tx
         tx.take()
-        result: _T | MQIError
+        result = self._attempt(action)
+        undo, ops = tx.take()
+        return result, Batch((), [], [], undo, ops)
+
+    def _attempt(self, action: Callable[[], _T]) -> _T | MQIError:
+        """``action`` on the transaction (empty when called): its result or MQIError; any other exception undoes
+        what it recorded and is MQRC_UNEXPECTED_ERROR."""
         try:
-            result = action()
+            return action()
         except MQIError as exc:
-            result = exc
+            return exc
         except Exception:
             log.exception("message operation failed unexpectedly")
-            tx.rollback_to((0, 0))
-            result = MQIError(mq.MQRC_UNEXPECTED_ERROR)
-        undo, ops = tx.take()
-        return result, undo, ops
+            self._tx.rollback_to((0, 0))
+            return MQIError(mq.MQRC_UNEXPECTED_ERROR)
 
     def apply_command(self, command: Message, identity: Identity | None = None, origin: audit.Origin | None = None) -> list[Message]:
         """One PCF command inside an operation being applied (``apply_operation``), under ``identity``:
@@ -394,20 +393,12 @@ class Engine:
         """A message-layer call applied and committed durably; raises its MQIError.
 
         ``apply_operation`` and ``commit`` in one (no Batch unless the commit fails): the embedded
-        queue manager makes one of these per MQI call.  ``_run_operation`` written out, and the
-        transaction's lists handed over only when there is something to commit."""
+        queue manager makes one of these per MQI call, so the transaction's lists are handed over only
+        when there is something to commit."""
         tx = self._tx
         if tx.undo or tx.ops:
             tx.take()
-        result: _T | MQIError
-        try:
-            result = action()
-        except MQIError as exc:
-            result = exc
-        except Exception:
-            log.exception("message operation failed unexpectedly")
-            tx.rollback_to((0, 0))
-            result = MQIError(mq.MQRC_UNEXPECTED_ERROR)
+        result = self._attempt(action)
         ops = tx.ops
         if ops:
             undo, ops = tx.take()
