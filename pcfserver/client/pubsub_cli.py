@@ -28,7 +28,7 @@ import time
 from typing import Any
 from urllib.parse import quote
 
-from pcfserver.client.rest_session import OptionError, Reply, RestFailure, Session, add_options, failure
+from pcfserver.client.rest_session import OptionError, Reply, RestFailure, Session, add_options, failure, run_command
 
 DEFAULT_WAIT = 30.0  # seconds, as IBM's amqssub sample waits for the next publication
 TEMPORARY_PREFIX = "PCFSERVER.SUBSCRIBE."
@@ -61,24 +61,16 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
 
 
 def run(name: str, args: argparse.Namespace) -> int:
-    try:
-        if args.password_stdin and getattr(args, "file", None) == "-":
-            raise OptionError("--password-stdin and messages from standard input (-) cannot share it: set $PCFSERVER_PASSWORD or give a FILE")
+    def check() -> None:
         if name == "subscribe" and args.wait < 0:
             raise OptionError("--wait must not be negative")
-        session = Session(args, timeout=60.0 + max(getattr(args, "wait", 0.0), 0.0))
-    except OptionError as exc:
-        print(f"pcfserver {name}: {exc}", file=sys.stderr)
-        return 2
-    try:
+
+    def action(session: Session) -> int:
         if name == "publish":
             return _publish(session, args)
         return Subscriber(session, args.qmgr).run(args.topic, args.name, args.wait)
-    except RestFailure as exc:
-        print(f"pcfserver {name}: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        session.close()
+
+    return run_command(name, args, action, check)
 
 
 # ---------------------------------------------------------------------- publish

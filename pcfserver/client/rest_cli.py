@@ -21,7 +21,7 @@ import time
 from typing import BinaryIO, TextIO
 from urllib.parse import quote
 
-from pcfserver.client.rest_session import OptionError, Reply, RestFailure, Session, add_options, failure
+from pcfserver.client.rest_session import OptionError, Reply, RestFailure, Session, add_options, failure, run_command
 
 __all__ = ["OptionError", "Progress", "Reply", "RestClient", "RestFailure", "configure", "failure", "run"]
 
@@ -85,25 +85,15 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
 
 
 def run(name: str, args: argparse.Namespace) -> int:
-    try:
-        if args.password_stdin and getattr(args, "file", None) == "-":
-            raise OptionError("--password-stdin and messages from standard input (-) cannot share it: set $PCFSERVER_PASSWORD or give a FILE")
-        session = Session(args, timeout=60.0 + max(getattr(args, "wait", 0.0), 0.0))  # a waiting get answers after its wait
-    except OptionError as exc:
-        print(f"pcfserver {name}: {exc}", file=sys.stderr)
-        return 2
-    client = RestClient(session, args.qmgr)
-    try:
+    def action(session: Session) -> int:
+        client = RestClient(session, args.qmgr)
         if name == "put":
             return _put(client, args)
         if name == "get":
             return _get(client, args)
         return _browse(client, args, sys.stdout)
-    except RestFailure as exc:
-        print(f"pcfserver {name}: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        client.close()
+
+    return run_command(name, args, action)
 
 
 # ---------------------------------------------------------------------- put

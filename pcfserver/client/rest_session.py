@@ -29,6 +29,7 @@ import json
 import os
 import ssl
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 from urllib.parse import urlsplit
@@ -277,3 +278,25 @@ def failure(reply: Reply) -> RestFailure:
         return RestFailure(text)
     except (ValueError, KeyError, IndexError, TypeError):
         return RestFailure(f"HTTP status {reply.status}")
+
+
+def run_command(name: str, args: argparse.Namespace, action: Callable[[Session], int], check: Callable[[], None] | None = None) -> int:
+    """A CLI command over the REST API: its session opened from ``args`` (after ``check``, which may raise
+    OptionError), ``action`` run on it, the session closed.  Exit status 2 for a usage error, 1 when the server
+    refused a request, else ``action``'s."""
+    try:
+        if args.password_stdin and getattr(args, "file", None) == "-":
+            raise OptionError("--password-stdin and messages from standard input (-) cannot share it: set $PCFSERVER_PASSWORD or give a FILE")
+        if check is not None:
+            check()
+        session = Session(args, timeout=60.0 + max(getattr(args, "wait", 0.0), 0.0))  # a waiting get answers after its wait
+    except OptionError as exc:
+        print(f"pcfserver {name}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return action(session)
+    except RestFailure as exc:
+        print(f"pcfserver {name}: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        session.close()
