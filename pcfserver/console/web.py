@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import time
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -227,6 +228,11 @@ def _multipart(body: bytes, content_type: str) -> tuple[dict[str, list[str]], di
 # -- lists: paged, filtered and sorted by the server ----------------------------------------------------------------
 
 PAGE_SIZES = (25, 50, 100, 250)
+
+
+def stamp(at: float) -> str:
+    """A moment as the console's pages show it: local date and time to the second."""
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at))
 
 
 def name_matches(pattern: str, name: str) -> bool:

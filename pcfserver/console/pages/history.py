@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from pcfserver.console.reverts import command_text, revert_text
-from pcfserver.console.web import ConsoleContext, PageRequest, page, route
+from pcfserver.console.web import ConsoleContext, PageRequest, page, route, stamp
 from pcfserver.engine.audit import Change
 from pcfserver.rest.http import Response
 
@@ -25,8 +24,7 @@ class Row:
 
 
 def _row(entry: Change) -> Row:
-    at = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry.at))
-    return Row(entry.seq, at, entry.user, entry.via, entry.target or ("queue manager" if entry.kind == "qmgr" else ""), command_text(entry), revert_text(entry))
+    return Row(entry.seq, stamp(entry.at), entry.user, entry.via, entry.target or ("queue manager" if entry.kind == "qmgr" else ""), command_text(entry), revert_text(entry))
 
 
 def history_rows(ctx: ConsoleContext, name: str, user: str, page_number: int, size: int = PAGE_SIZE) -> tuple[list[Row], int]:

@@ -249,8 +249,10 @@ def rows_of(ctx: ConsoleContext, view: KindView, query: ListQuery) -> tuple[list
     return rows, len(chosen)
 
 
-def _view(request: PageRequest) -> KindView | None:
-    return view_of(request.params[0])
+def _view(ctx: ConsoleContext, request: PageRequest) -> KindView | Response:
+    """The kind the path names, or the page saying there is none."""
+    view = view_of(request.params[0])
+    return view if view is not None else _not_found(ctx, f"There is no kind of object {request.params[0]}.")
 
 
 def _not_found(ctx: ConsoleContext, text: str) -> Response:
@@ -259,9 +261,9 @@ def _not_found(ctx: ConsoleContext, text: str) -> Response:
 
 @route("GET", KIND)
 def kind_list(ctx: ConsoleContext, request: PageRequest) -> Response:
-    view = _view(request)
-    if view is None:
-        return _not_found(ctx, f"There is no kind of object {request.params[0]}.")
+    view = _view(ctx, request)
+    if isinstance(view, Response):
+        return view
     query = kind_query(request, view)
     rows, total = rows_of(ctx, view, query)
     pages = max(1, -(-total // query.size))
@@ -302,26 +304,27 @@ def _shown_command(view: KindView, verb: str, name: str) -> str:
     return text.replace("ACTION(COMMIT)", "ACTION(COMMIT|BACKOUT)") if verb == "RESOLVE" else text
 
 
-def _record(ctx: ConsoleContext, view: KindView, name: str) -> NamedObject | None:
+def _record(ctx: ConsoleContext, view: KindView, name: str) -> NamedObject | Response:
+    """The object the path names, or the page saying there is none (or that the user may not display it)."""
     record = ctx.engine.objects.get(view.kind.object_type, name)
     if record is None or not visible(ctx, view, name):
-        return None
+        return _not_found(ctx, f"There is no {view.singular} {name} (or you may not display it).")
     return record
 
 
 @route("GET", KIND + r"/([^/]+)")
 def kind_detail(ctx: ConsoleContext, request: PageRequest) -> Response:
-    view = _view(request)
-    if view is None:
-        return _not_found(ctx, f"There is no kind of object {request.params[0]}.")
+    view = _view(ctx, request)
+    if isinstance(view, Response):
+        return view
     changing = request.params[1] == "new" or request.arg("edit") == "1"
     if changing and not ctx.viewer.can_change:
         return page(ctx, "message.html", 403, title="Not allowed", text=f"User {ctx.viewer.user} may display but not change anything.")
     if request.params[1] == "new":
         return create_form(ctx, request, view)
     record = _record(ctx, view, request.params[1])
-    if record is None:
-        return _not_found(ctx, f"There is no {view.singular} {request.params[1]} (or you may not display it).")
+    if isinstance(record, Response):
+        return record
     if request.arg("edit") == "1":
         return alter_form(ctx, request, view, record)
     return _detail(ctx, view, record)
@@ -346,15 +349,15 @@ def command_text(view: KindView, verb: str, name: str, form: Mapping[str, list[s
 
 @route("POST", KIND + r"/([^/]+)")
 def kind_command(ctx: ConsoleContext, request: PageRequest) -> Response:
-    view = _view(request)
-    if view is None:
-        return _not_found(ctx, f"There is no kind of object {request.params[0]}.")
+    view = _view(ctx, request)
+    if isinstance(view, Response):
+        return view
     if request.params[1] == "new":
         return create(ctx, request, view)
     name = request.params[1]
     record = _record(ctx, view, name)
-    if record is None:
-        return _not_found(ctx, f"There is no {view.singular} {name} (or you may not display it).")
+    if isinstance(record, Response):
+        return record
     verb = request.field("action").upper()
     if verb == "ALTER":
         return alter(ctx, request, view, record)

@@ -5,12 +5,11 @@ queues fullest against their MAXDEPTH and the latest refused commands."""
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 
 from pcfserver import kinds, mq
 from pcfserver.codec.model import Message
-from pcfserver.console.web import NAV, SECURITY_HEADERS, ConsoleContext, PageRequest, page, route
+from pcfserver.console.web import NAV, SECURITY_HEADERS, ConsoleContext, PageRequest, page, route, stamp
 from pcfserver.dialects import mqsc
 from pcfserver.engine.audit import Refusal
 from pcfserver.names import reason_name
@@ -40,10 +39,6 @@ class Refused:
     reason: str
 
 
-def _stamp(at: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at))
-
-
 def _command_text(command: Message | str) -> str:
     if isinstance(command, str):
         return command
@@ -55,7 +50,7 @@ def _command_text(command: Message | str) -> str:
 
 def refused_rows(refusals: list[Refusal]) -> list[Refused]:
     return [
-        Refused(_stamp(r.at), r.user, r.via, _command_text(r.command), f"{r.reason} {reason_name(r.reason) or ''}".strip())
+        Refused(stamp(r.at), r.user, r.via, _command_text(r.command), f"{r.reason} {reason_name(r.reason) or ''}".strip())
         for r in reversed(refusals)
     ]
 
@@ -97,7 +92,7 @@ def status(ctx: ConsoleContext) -> list[tuple[str, str]]:
     return [
         ("Name", engine.qmgr_name),
         ("Status", "Running"),
-        ("Started", _stamp(engine.monitor.started)),
+        ("Started", stamp(engine.monitor.started)),
         ("Version", str(attrs.get(mq.MQCA_VERSION, ""))),
         ("Command level", str(level)),
         ("CCSID", str(engine.ccsid)),
@@ -114,7 +109,7 @@ def overview(ctx: ConsoleContext, request: PageRequest) -> Response:
         ctx, "overview.html", title="Overview", request_path="/overview", qmgr_status=status(ctx), counts=counts(ctx), deepest=deepest(ctx),
         refused=refused_rows(list(ctx.engine.audit.refused)), latest=latest, samples=len(sampler.samples), interval=sampler.interval,
         total_depth=ctx.engine.messaging.total_depth(), puts=ctx.engine.messaging.put_count, gets=ctx.engine.messaging.get_count,
-        latest_at=_stamp(latest.at) if latest else "",
+        latest_at=stamp(latest.at) if latest else "",
     )
 
 
