@@ -284,9 +284,10 @@ class HttpServer:
                 await send({"type": "websocket.close", "code": 1003})
             return
         started = time.perf_counter()
+        peer = address_name(scope.get("client"))
         self._in_flight += 1
         try:
-            response, request, kind = await self._respond(scope, receive)
+            response, request, kind = await self._respond(scope, receive, peer)
             headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in response.headers]
             headers.append((b"content-length", str(len(response.body)).encode()))
             if self._stopping:
@@ -299,7 +300,6 @@ class HttpServer:
                 self._answered.set()
         self.requests += 1
         if _access.enabled():
-            peer = address_name(scope.get("client"))
             method, path = scope["method"], request.path if request else scope.get("path", "")
             us = int((time.perf_counter() - started) * 1e6)
             command = f"{method} {kind or '-'}"
@@ -309,7 +309,7 @@ class HttpServer:
                 {"event": "http", "peer": peer, "command": command, "queue": path, "reason": str(response.status), "us": us},
             )
 
-    async def _respond(self, scope: _Scope, receive: _Receive) -> tuple[Response, Request | None, str]:
+    async def _respond(self, scope: _Scope, receive: _Receive, peer: str) -> tuple[Response, Request | None, str]:
         cfg = self.config
         raw = scope["headers"]
         if len(raw) > cfg.max_headers:
@@ -343,7 +343,6 @@ class HttpServer:
                 return error("body_timeout", f"{cfg.read_timeout:g}"), None, ""
         path = scope.get("raw_path") or scope["path"].encode("utf-8")
         request = Request(scope["method"], path.decode("latin-1"), scope.get("query_string", b"").decode("latin-1"), headers, bytes(body))
-        peer = address_name(scope.get("client"))
         if request.path.startswith(CONSOLE_PREFIX):
             shown = self.console.handle(request, peer, scope.get("state", {}).get("certificate_user"), secure=self.ssl_context is not None)
             if isinstance(shown, Response):
