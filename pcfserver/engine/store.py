@@ -35,7 +35,7 @@ import json
 import os
 import pickle
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, cast
@@ -394,21 +394,12 @@ class _MessageWrites:
             for row in cast(PutMessages, op).rows:
                 puts[row[0]] = row
         elif kind is DeleteMessages:
-            puts, updates, deletes = self.puts, self.updates, self.deletes
-            for seq in cast(DeleteMessages, op).seqs:
-                if puts.pop(seq, None) is None:
-                    deletes.append(seq)
-                if updates:
-                    updates.pop(seq, None)
+            self._delete(cast(DeleteMessages, op).seqs)
         elif kind is PutMessage:
             one = cast(PutMessage, op)
             self.puts[one.seq] = (one.seq, one.queue, one.level, one.md, one.body, int(one.np))
         elif kind is DeleteMessage:
-            seq = cast(DeleteMessage, op).seq
-            if self.puts.pop(seq, None) is None:
-                self.deletes.append(seq)
-            if self.updates:
-                self.updates.pop(seq, None)
+            self._delete((cast(DeleteMessage, op).seq,))
         elif isinstance(op, AddHistory):  # (the audit's entries are a subclass)
             self.history.append(op)
         elif isinstance(op, PutChlauth):
@@ -431,10 +422,16 @@ class _MessageWrites:
             # Puts gathered so far for the queue vanish with it (later ones have other numbers); the rest are deleted.
             for seq in [seq for seq, row in self.puts.items() if row[1] == op.queue]:
                 del self.puts[seq]
-            puts, updates, deletes = self.puts, self.updates, self.deletes
-            for seq in op.seqs:
-                if puts.pop(seq, None) is None:
-                    deletes.append(seq)
+            self._delete(op.seqs)
+
+    def _delete(self, seqs: Iterable[int]) -> None:
+        """Messages that go: a put gathered in this commit is simply not written, any other row is deleted (and its
+        descriptor update dropped)."""
+        puts, updates, deletes = self.puts, self.updates, self.deletes
+        for seq in seqs:
+            if puts.pop(seq, None) is None:
+                deletes.append(seq)
+            if updates:
                 updates.pop(seq, None)
 
     def write(self, db: sqlite3.Connection) -> None:
