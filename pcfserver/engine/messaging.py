@@ -93,6 +93,24 @@ class _PutPlan:
     low_watch: bool  # a get may make a Queue Depth Low event (the queue's switch and PERFMEV on)
 
 
+def _expiry(expiry: int | None) -> int:
+    """An MQPUT's Expiry checked (tenths of a second, or MQEI_UNLIMITED; None: unlimited)."""
+    if expiry is None:
+        return _UNLIMITED
+    if expiry != _UNLIMITED and not 0 < expiry <= 999_999_999:
+        raise MQIError(mq.MQRC_EXPIRY_ERROR)
+    return expiry
+
+
+def _format(format: str) -> str:
+    """An MQPUT's Format checked and padded to its 8 characters."""
+    if format is FORMAT_STRING:
+        return format
+    if len(format) > 8:
+        raise MQIError(mq.MQRC_FORMAT_ERROR)
+    return format.ljust(8)
+
+
 def _undo_place(message: StoredMessage, saved: tuple[Any, ...]) -> None:
     """Undoes a put (:meth:`MessageLayer._place`): recorded as a function and its arguments, no closure per message."""
     state, uow, state.depth, state.uncommitted, state.high_depth, state.enq_count, state.last_put, count = saved
@@ -463,12 +481,8 @@ class MessageLayer:
             priority = int(first.attrs.get(mq.MQIA_DEF_PRIORITY, 0))
         elif priority < 0:
             raise MQIError(mq.MQRC_PRIORITY_ERROR)
-        if expiry is None:
-            expiry = mq.MQEI_UNLIMITED
-        elif expiry != mq.MQEI_UNLIMITED and not 0 < expiry <= 999_999_999:
-            raise MQIError(mq.MQRC_EXPIRY_ERROR)
-        if len(format) > 8:
-            raise MQIError(mq.MQRC_FORMAT_ERROR)
+        expiry = _expiry(expiry)
+        format = _format(format)
         date, clock = _gmt(now)
         given = _pad(msg_id) if msg_id is not None else _NO_ID
         return descriptor(
@@ -477,7 +491,7 @@ class MessageLayer:
             priority,
             persistence,
             expiry,
-            format.ljust(8),
+            format,
             reply_to_q[:48],
             (reply_to_qmgr or (self._engine.qmgr_name if reply_to_q else ""))[:48],
             session.appl_name if session else "pcfserver",
@@ -590,12 +604,7 @@ class MessageLayer:
         descriptor as given, the queue's put checks but not the session's authority.  ``managed``: a subscription's
         managed queue, which takes persistent copies even when its model made it temporary (chosen: IBM delivers
         persistent publications to non-durable subscribers; the copy ends with the subscription)."""
-        first = self._engine.queue(name)
-        if first is not None and first.qtype == _QT_LOCAL:  # the usual case, without resolve's path
-            base = first
-        else:
-            path = self.resolve(name)
-            first, base = path[0], path[-1]
+        first, base = self._ends(name)
         plan = self._plan(base)
         if plan.put_inhibited or (first is not base and first.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED):
             raise MQIError(mq.MQRC_PUT_INHIBITED)
@@ -623,14 +632,8 @@ class MessageLayer:
             raise MQIError(mq.MQRC_PERSISTENCE_ERROR)
         if priority < 0:
             raise MQIError(mq.MQRC_PRIORITY_ERROR)
-        if expiry is None:
-            expiry = _UNLIMITED
-        elif expiry != _UNLIMITED and not 0 < expiry <= 999_999_999:
-            raise MQIError(mq.MQRC_EXPIRY_ERROR)
-        if format is not FORMAT_STRING:
-            if len(format) > 8:
-                raise MQIError(mq.MQRC_FORMAT_ERROR)
-            format = format.ljust(8)
+        expiry = _expiry(expiry)
+        format = _format(format)
         if reply_to_q:
             reply_to_q, reply_to_qmgr = reply_to_q[:48], (reply_to_qmgr or self._engine.qmgr_name)[:48]
         elif reply_to_qmgr:
@@ -1079,20 +1082,16 @@ def _process_fields(process: NamedObject | None) -> tuple[int, str, str, str]:
 
 def trigger_message(queue: str, process: str, trigger_data: str, appl_type: int = 0, appl_id: str = "", env_data: str = "", user_data: str = "") -> bytes:
     """An MQTM (version 1, 684 bytes) in the native encoding (little-endian) and the queue manager's CCSID."""
-
-    def text(value: str, length: int) -> bytes:
-        return value.encode("latin-1", "replace")[:length].ljust(length, b" ")
-
     return (
         b"TM  "
         + struct.pack("<i", mq.MQTM_VERSION_1)
-        + text(queue, 48)
-        + text(process, 48)
-        + text(trigger_data, 64)
+        + _chars(queue, 48)
+        + _chars(process, 48)
+        + _chars(trigger_data, 64)
         + struct.pack("<i", appl_type)
-        + text(appl_id, 256)
-        + text(env_data, 128)
-        + text(user_data, 128)
+        + _chars(appl_id, 256)
+        + _chars(env_data, 128)
+        + _chars(user_data, 128)
     )
 
 
