@@ -74,15 +74,15 @@ class Session:
         syncpoint: bool = False,
     ) -> MessageDescriptor:
         """MQPUT1 of ``body`` (str is sent as UTF-8); ``expiry`` in tenths of a second; ``reply_to`` "queue[@qmgr]"."""
-        data = body.encode("utf-8") if isinstance(body, str) else body if type(body) is bytes else bytes(body)
+        data = body if type(body) is bytes else body.encode("utf-8") if isinstance(body, str) else bytes(body)
         persistence = None if persistent is None else (mq.MQPER_PERSISTENT if persistent else mq.MQPER_NOT_PERSISTENT)
         reply_q, reply_qmgr = _reply_to(reply_to) if reply_to else ("", "")
         if self._closed:
             raise MQIError(mq.MQRC_HCONN_ERROR)
-        layer, state = self._layer, self._state
-        # positional: the layer's parameters in order (a call of twelve keywords cost a tenth of an embedded put)
+        # positional: the layer's parameters in order (a call of twelve keywords cost a tenth of an embedded put), bound
+        # by a partial (a lambda over thirteen variables made a cell for each: 0.5 us more a call)
         return self._qm.call_now(
-            lambda: layer.put(state, queue, data, persistence, priority, expiry, correl_id, msg_id, reply_q, reply_qmgr, format, syncpoint)
+            partial(self._layer.put, self._state, queue, data, persistence, priority, expiry, correl_id, msg_id, reply_q, reply_qmgr, format, syncpoint)
         )
 
     def get(
@@ -99,8 +99,7 @@ class Session:
         if wait <= 0:  # the usual call, without _get's plumbing for waiting
             if self._closed:
                 raise MQIError(mq.MQRC_HCONN_ERROR)
-            layer, state = self._layer, self._state
-            return self._qm.call_now(lambda: layer.get(state, queue, browse, msg_id, correl_id, syncpoint))
+            return self._qm.call_now(partial(self._layer.get, self._state, queue, browse, msg_id, correl_id, syncpoint))
         return self._get(queue, browse=browse, msg_id=msg_id, correl_id=correl_id, wait=wait, syncpoint=syncpoint)
 
     def _get(

@@ -38,12 +38,12 @@ from pcfserver.engine.store import (
     ClearMessages,
     DeleteMessage,
     DeleteMessages,
-    MessageRow,
     PutMessage,
     PutMessages,
     UpdateMessage,
     md_record,
 )
+from pcfserver.engine.store_batches import MessageRow
 
 if TYPE_CHECKING:
     from pcfserver.engine.context import EngineView
@@ -481,8 +481,10 @@ class MessageLayer:
             priority = int(first.attrs.get(mq.MQIA_DEF_PRIORITY, 0))
         elif priority < 0:
             raise MQIError(mq.MQRC_PRIORITY_ERROR)
-        expiry = _expiry(expiry)
-        format = _format(format)
+        if expiry is not None:  # (the checks' calls only when there is something to check)
+            expiry = _expiry(expiry)
+        if format is not FORMAT_STRING:
+            format = _format(format)
         date, clock = _gmt(now)
         given = _pad(msg_id) if msg_id is not None else _NO_ID
         return descriptor(
@@ -490,7 +492,7 @@ class MessageLayer:
             _NO_ID if correl_id is None else _pad(correl_id),
             priority,
             persistence,
-            expiry,
+            _UNLIMITED if expiry is None else expiry,
             format,
             reply_to_q[:48],
             (reply_to_qmgr or (self._engine.qmgr_name if reply_to_q else ""))[:48],
@@ -517,7 +519,7 @@ class MessageLayer:
         name = self._engine.qmgr_name
         if self._id_head[0] != name:
             self._id_head = (name, ("AMQ " + name[:12].ljust(12)).encode("latin-1", "replace"))
-        return self._id_head[1] + _MSG_ID_TAIL(self._start & 0xFFFFFFFF, next(self._counter) & 0xFFFFFFFF)
+        return self._id_head[1] + _MSG_ID_TAIL(self._start, next(self._counter) & 0xFFFFFFFF)  # (_start: 32 bits)
 
     def _plan(self, base: Queue) -> _PutPlan:
         """What a put to ``base`` checks, read from its attributes once per version of the definition."""

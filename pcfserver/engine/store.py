@@ -43,13 +43,15 @@ from typing import Protocol, cast
 from pcfserver.codec.decoder import decode
 from pcfserver.codec.encoder import encode
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
+from pcfserver.engine.store_batches import MIGRATION as _BATCHES_MIGRATION
+from pcfserver.engine.store_batches import ROWS_PER_INSERT, Batches, MdRecord, MessageRow, PlainUnpickler, insert_many
 
 AttrValue = int | str
 # An object's attribute: an integer, a string, or a list of either (a namelist's Names, a channel's COMPHDR).
 ObjValue = int | str | tuple[str, ...] | tuple[int, ...]
 
 DB_NAME = "registry.sqlite3"
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 # MIGRATIONS[v] takes the schema from version v to v + 1.  Version 0 is an empty file.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -87,6 +89,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     # The index of messages by queue goes: every put and get paid for it (a third of SQLite's time for a message
     # committed on its own), and only Clear Queue used it; a clear now deletes its queue's messages by number.
     7: ("DROP INDEX IF EXISTS messages_queue",),
+    # A commit of many persistent messages writes them many to a row (pcfserver/engine/store_batches.py).
+    8: _BATCHES_MIGRATION,
 }
 
 # Attribute values gathered in the journal before they are folded into the tables.  A fold
@@ -139,7 +143,7 @@ class PutMessage:
     seq: int
     queue: str
     level: int
-    md: bytes
+    md: MdRecord
     body: bytes
     np: bool = False
 
@@ -147,10 +151,6 @@ class PutMessage:
 @dataclass(slots=True)
 class DeleteMessage:
     seq: int
-
-
-# A row of the messages table: (seq, queue, level, md, body, np).
-MessageRow = tuple[int, str, int, bytes, bytes, int]
 
 
 @dataclass(slots=True)
@@ -173,7 +173,7 @@ class UpdateMessage:
     """A stored message's descriptor changed (its BackoutCount after a backout)."""
 
     seq: int
-    md: bytes
+    md: MdRecord
 
 
 @dataclass(slots=True)
@@ -360,14 +360,20 @@ _MESSAGE_OPS = (
 _MESSAGE_OP_TYPES = frozenset(_MESSAGE_OPS)
 
 
-def md_record(fields: tuple[object, ...], put_at: float, expires_at: float | None) -> bytes:
-    """A message descriptor's fields (ints, strings and bytes) and its clock as a plain-data blob."""
-    return pickle.dumps((*fields, float(put_at), None if expires_at is None else float(expires_at)), _PICKLE_PROTOCOL)
+def md_record(fields: tuple[object, ...], put_at: float, expires_at: float | None) -> MdRecord:
+    """A message descriptor's fields (ints, strings and bytes) and its clock as plain data (what the store keeps;
+    written as one pickle per row, or inside its batch's)."""
+    return (*fields, float(put_at), None if expires_at is None else float(expires_at))
 
 
-def md_fields(blob: bytes) -> tuple[object, ...]:
-    """The plain data :func:`md_record` wrote (the unpickler refuses every global)."""
-    data = _PlainUnpickler(io.BytesIO(blob)).load()
+def md_bytes(record: MdRecord) -> bytes:
+    """A descriptor record as a row of the messages table keeps it."""
+    return pickle.dumps(record, _PICKLE_PROTOCOL)
+
+
+def md_fields(blob: bytes) -> MdRecord:
+    """The plain data :func:`md_bytes` wrote (the unpickler refuses every global)."""
+    data = PlainUnpickler(io.BytesIO(blob)).load()
     if not isinstance(data, tuple):
         raise StoreError("a message descriptor that is not a tuple")
     return data
@@ -381,7 +387,7 @@ class _MessageWrites:
     def __init__(self) -> None:
         self.puts: dict[int, MessageRow] = {}
         self.deletes: list[int] = []
-        self.updates: dict[int, bytes] = {}
+        self.updates: dict[int, MdRecord] = {}
         self.auths: dict[tuple[str, int, int, str], tuple[int, ...]] = {}
         self.objects: dict[tuple[int, str], tuple[tuple[int, ObjValue], ...] | None] = {}
         self.chlauth: dict[tuple[str, int, str], tuple[tuple[int, ObjValue], ...] | None] = {}
@@ -428,13 +434,16 @@ class _MessageWrites:
         """Messages that go: a put gathered in this commit is simply not written, any other row is deleted (and its
         descriptor update dropped)."""
         puts, updates, deletes = self.puts, self.updates, self.deletes
+        if not puts and not updates:  # (a unit of gets: nothing of this commit to net them against)
+            deletes.extend(seqs)
+            return
         for seq in seqs:
             if puts.pop(seq, None) is None:
                 deletes.append(seq)
             if updates:
                 updates.pop(seq, None)
 
-    def write(self, db: sqlite3.Connection) -> None:
+    def write(self, db: sqlite3.Connection, batches: Batches) -> None:
         for chlauth_key, chlauth_attrs in self.chlauth.items():
             if chlauth_attrs is None:
                 db.execute("DELETE FROM chlauth WHERE profile = ? AND type = ? AND key = ?", chlauth_key)
@@ -451,17 +460,29 @@ class _MessageWrites:
             else:
                 db.execute("DELETE FROM authrecs WHERE profile = ? AND objtype = ? AND etype = ? AND entity = ?", key)
         if self.deletes:
-            _delete_seqs(db, self.deletes)
+            single = batches.delete(db, self.deletes)
+            if single:
+                _delete_seqs(db, single)
         if self.updates:
-            db.executemany("UPDATE messages SET md = ? WHERE seq = ?", [(md, seq) for seq, md in self.updates.items()])
+            updates = batches.update(db, self.updates)
+            if updates:
+                db.executemany("UPDATE messages SET md = ? WHERE seq = ?", [(md_bytes(md), seq) for seq, md in updates.items()])
         if self.puts:
-            rows = list(self.puts.values())
-            _insert_many(db, "INSERT OR REPLACE INTO messages (seq, queue, level, md, body, np) VALUES ", "(?,?,?,?,?,?)", rows)
+            rows = batches.put(db, list(self.puts.values()))
+            if rows:
+                insert_many(
+                    db, "INSERT OR REPLACE INTO messages (seq, queue, level, md, body, np) VALUES ", "(?,?,?,?,?,?)",
+                    [(seq, queue, level, md_bytes(md), body, np) for seq, queue, level, md, body, np in rows],
+                )
         if self.history:
-            _insert_many(db, "INSERT OR REPLACE INTO history (seq, at, user, via, target, entry) VALUES ", "(?,?,?,?,?,?)", [h.row() for h in self.history])
+            insert_many(db, "INSERT OR REPLACE INTO history (seq, at, user, via, target, entry) VALUES ", "(?,?,?,?,?,?)", [h.row() for h in self.history])
             last = self.history[-1]
             if last.seq // _HISTORY_TRIM != (last.seq - len(self.history)) // _HISTORY_TRIM:  # now and then, not per row
                 db.execute("DELETE FROM history WHERE seq <= ?", (last.seq - last.keep,))
+
+
+def _first(row: tuple[int, str, int, tuple[object, ...], bytes]) -> int:
+    return row[0]
 
 
 def _delete_seqs(db: sqlite3.Connection, seqs: list[int]) -> None:
@@ -478,8 +499,8 @@ def _delete_seqs(db: sqlite3.Connection, seqs: list[int]) -> None:
         else:
             single.extend(ordered[start:i])
         start = i
-    for first in range(0, len(single), _ROWS_PER_INSERT):
-        chunk = single[first : first + _ROWS_PER_INSERT]
+    for first in range(0, len(single), ROWS_PER_INSERT):
+        chunk = single[first : first + ROWS_PER_INSERT]
         db.execute("DELETE FROM messages WHERE seq IN (" + ",".join(["?"] * len(chunk)) + ")", chunk)
 
 
@@ -507,13 +528,6 @@ def _op_data(op: Op) -> list[object]:
 
 
 _PICKLE_PROTOCOL = 5
-
-
-class _PlainUnpickler(pickle.Unpickler):
-    """Reads lists, tuples, numbers and strings only: any global a row names is refused."""
-
-    def find_class(self, module: str, name: str) -> object:
-        raise pickle.UnpicklingError(f"the journal names {module}.{name}, which is not plain data")
 
 
 def _pairs(data: object) -> tuple[tuple[int, AttrValue], ...]:
@@ -678,28 +692,17 @@ def _fsync_directory(path: Path) -> None:
         os.close(fd)
 
 
-# Rows per INSERT statement: the statement texts (one per size up to this) stay in the
-# connection's statement cache, and 64 * 3 parameters is far under SQLite's limit.
-_ROWS_PER_INSERT = 64
-
-
-def _insert_many(db: sqlite3.Connection, head: str, row: str, rows: Sequence[tuple[object, ...]]) -> None:
-    """``head`` + ``row`` repeated: many rows per statement, in order (a later row replaces an earlier one)."""
-    for start in range(0, len(rows), _ROWS_PER_INSERT):
-        chunk = rows[start : start + _ROWS_PER_INSERT]
-        db.execute(head + ",".join([row] * len(chunk)), [value for r in chunk for value in r])
-
-
 class SqliteStore:
     """The registry in ``<data_dir>/registry.sqlite3`` (stdlib sqlite3, WAL, synchronous=FULL)."""
 
     def __init__(self, data_dir: Path) -> None:
         data_dir.mkdir(parents=True, exist_ok=True)
         self.path = data_dir / DB_NAME
+        self._batches = Batches()
         # isolation_level=None: no implicit transactions; BEGIN/COMMIT are issued explicitly.
         # check_same_thread=False: the server may call from a worker thread; it serialises calls.
         self._db = sqlite3.connect(
-            self.path, isolation_level=None, check_same_thread=False, timeout=0.5, cached_statements=4 * _ROWS_PER_INSERT + 64
+            self.path, isolation_level=None, check_same_thread=False, timeout=0.5, cached_statements=4 * ROWS_PER_INSERT + 64
         )
         try:
             mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -777,21 +780,31 @@ class SqliteStore:
                 raise StoreError(f"{self.path}: channel authentication record {profile} has attributes that cannot be read: {exc}") from exc
         for seq, at, user, via, target, entry in db.execute("SELECT seq, at, user, via, target, entry FROM history ORDER BY seq"):
             try:
-                snap.history.append((seq, at, user, via, target, _PlainUnpickler(io.BytesIO(entry)).load()))
+                snap.history.append((seq, at, user, via, target, PlainUnpickler(io.BytesIO(entry)).load()))
             except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError) as exc:
                 raise StoreError(f"{self.path}: history entry {seq} cannot be read: {exc}") from exc
         kept_np = False
+        messages = snap.messages
         for seq, queue, level, md, body, np in db.execute("SELECT seq, queue, level, md, body, np FROM messages ORDER BY seq"):
-            try:
-                fields = md_fields(md)
-            except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError) as exc:
-                raise StoreError(f"{self.path}: message {seq} has a descriptor that cannot be read: {exc}") from exc
-            snap.messages.append((seq, queue, level, fields, bytes(body)))
+            messages.append((seq, queue, level, self._md_fields(seq, md), bytes(body)))
             kept_np = kept_np or bool(np)
+        try:
+            batched = self._batches.load(db)
+        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError) as exc:
+            raise StoreError(f"{self.path}: a batch of messages cannot be read: {exc}") from exc
+        if batched:
+            messages.extend(batched)
+            messages.sort(key=_first)
         if kept_np:
             # Read once: if this run ends in a crash they must not come back (non-persistent).
             self._transaction(lambda: db.execute("DELETE FROM messages WHERE np = 1"))
         return snap
+
+    def _md_fields(self, seq: int, md: bytes) -> tuple[object, ...]:
+        try:
+            return md_fields(md)
+        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError) as exc:
+            raise StoreError(f"{self.path}: message {seq} has a descriptor that cannot be read: {exc}") from exc
 
     def commit(self, ops: Sequence[AnyOp]) -> None:
         """Applies ``ops`` in one transaction; returns once it is durable, raises having rolled back.
@@ -808,9 +821,9 @@ class SqliteStore:
             kind = type(op)
             if kind is PutMessage:
                 put = cast(PutMessage, op)
-                self._statement(_INSERT_ONE, (put.seq, put.queue, put.level, put.md, put.body, int(put.np)))
+                self._statement(_INSERT_ONE, (put.seq, put.queue, put.level, md_bytes(put.md), put.body, int(put.np)))
                 return
-            if kind is DeleteMessage:
+            if kind is DeleteMessage and cast(DeleteMessage, op).seq not in self._batches.of:
                 self._statement(_DELETE_ONE, (cast(DeleteMessage, op).seq,))
                 return
         registry: list[Op] = []
@@ -832,7 +845,7 @@ class SqliteStore:
             if registry:
                 db.execute("INSERT INTO journal (ops) VALUES (?)", (pickle.dumps([_op_data(op) for op in registry], _PICKLE_PROTOCOL),))
             if messages is not None:
-                messages.write(db)
+                messages.write(db, self._batches)
 
         self._transaction(write)
         if registry:
@@ -847,7 +860,7 @@ class SqliteStore:
             self._write_rows(ops)
             self._db.execute("DELETE FROM journal")
             if messages is not None:
-                messages.write(self._db)
+                messages.write(self._db, self._batches)
 
         self._transaction(write)
         self._journal = _NetEffect()
@@ -865,16 +878,18 @@ class SqliteStore:
             write()
             db.execute("COMMIT")
         except BaseException:
+            self._batches.discard()
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
+        self._batches.settle()
 
     def _read_journal(self) -> _NetEffect:
         """The net effect of what the journal holds (what was committed since the last fold)."""
         net = _NetEffect()
         for (data,) in self._db.execute("SELECT ops FROM journal ORDER BY seq"):
             try:
-                net.add([_op_from_data(item) for item in _PlainUnpickler(io.BytesIO(data)).load()])
+                net.add([_op_from_data(item) for item in PlainUnpickler(io.BytesIO(data)).load()])
             except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, AssertionError) as exc:
                 raise StoreError(f"{self.path}: the journal has a row that cannot be read: {exc}") from exc
         return net
@@ -911,10 +926,10 @@ class SqliteStore:
     def _flush(self, rows: list[tuple[str, int, AttrValue]], queue_rows: list[tuple[str, int]]) -> None:
         """Writes the queue and attribute rows gathered so far, in order, and empties the lists."""
         if queue_rows:
-            _insert_many(self._db, "INSERT OR REPLACE INTO queues (name, qtype) VALUES ", "(?,?)", queue_rows)
+            insert_many(self._db, "INSERT OR REPLACE INTO queues (name, qtype) VALUES ", "(?,?)", queue_rows)
             queue_rows.clear()
         if rows:
-            _insert_many(self._db, "INSERT OR REPLACE INTO queue_attrs (name, param, value) VALUES ", "(?,?,?)", rows)
+            insert_many(self._db, "INSERT OR REPLACE INTO queue_attrs (name, param, value) VALUES ", "(?,?,?)", rows)
             rows.clear()
 
     def close(self) -> None:
