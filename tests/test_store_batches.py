@@ -42,13 +42,18 @@ def _setup(data: Path, *queues: str) -> None:
             qm.execute(create(name, mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 999_999)))
 
 
+def _unit(data: Path, queue: str, bodies: list[bytes]) -> None:
+    """One session puts ``bodies`` persistently in one unit of work and commits it."""
+    with open_queue_manager(data) as qm, qm.session() as s:
+        for body in bodies:
+            s.put(queue, body, persistent=True, syncpoint=True)
+        s.commit()
+
+
 def test_a_unit_of_many_puts_is_one_row_and_its_gets_delete_it(tmp_path: Path) -> None:
     _setup(tmp_path, "Q")
     bodies = [f"m{k}".encode() for k in range(3 * BATCH_MIN)]
-    with open_queue_manager(tmp_path) as qm, qm.session() as s:
-        for body in bodies:
-            s.put("Q", body, persistent=True, syncpoint=True)
-        s.commit()
+    _unit(tmp_path, "Q", bodies)
     assert _rows(tmp_path, "SELECT count(*) FROM batches") == 1
     assert _rows(tmp_path, "SELECT count(*) FROM messages") == 0
     assert _bodies(tmp_path, "Q") == bodies  # in order, after a reopen
@@ -63,10 +68,7 @@ def test_a_unit_of_many_puts_is_one_row_and_its_gets_delete_it(tmp_path: Path) -
 
 def test_a_unit_of_few_puts_keeps_a_row_per_message(tmp_path: Path) -> None:
     _setup(tmp_path, "Q")
-    with open_queue_manager(tmp_path) as qm, qm.session() as s:
-        for k in range(BATCH_MIN - 1):
-            s.put("Q", b"%d" % k, persistent=True, syncpoint=True)
-        s.commit()
+    _unit(tmp_path, "Q", [b"%d" % k for k in range(BATCH_MIN - 1)])
     assert _rows(tmp_path, "SELECT count(*) FROM batches") == 0
     assert _rows(tmp_path, "SELECT count(*) FROM messages") == BATCH_MIN - 1
 
@@ -99,10 +101,8 @@ def test_messages_got_from_a_batch_one_by_one_stay_gone_across_restarts(tmp_path
 
 def test_a_backed_out_get_keeps_its_backout_count_in_a_batch(tmp_path: Path) -> None:
     _setup(tmp_path, "Q")
+    _unit(tmp_path, "Q", [b"m%d" % k for k in range(BATCH_MIN)])
     with open_queue_manager(tmp_path) as qm, qm.session() as s:
-        for k in range(BATCH_MIN):
-            s.put("Q", b"m%d" % k, persistent=True, syncpoint=True)
-        s.commit()
         for _ in range(2):
             s.get("Q", syncpoint=True)
             s.backout()
@@ -113,10 +113,7 @@ def test_a_backed_out_get_keeps_its_backout_count_in_a_batch(tmp_path: Path) -> 
 
 def test_a_batch_that_cannot_be_read_is_reported_on_open(tmp_path: Path) -> None:
     _setup(tmp_path, "Q")
-    with open_queue_manager(tmp_path) as qm, qm.session() as s:
-        for k in range(BATCH_MIN):
-            s.put("Q", b"m%d" % k, persistent=True, syncpoint=True)
-        s.commit()
+    _unit(tmp_path, "Q", [b"m%d" % k for k in range(BATCH_MIN)])
     db = sqlite3.connect(tmp_path / "registry.sqlite3")
     db.execute("UPDATE batches SET data = ?", (b"\x80\x05not a pickle",))
     db.commit()
