@@ -45,6 +45,25 @@ def test_put_then_get_returns_the_body_and_descriptor(qm: QueueManager) -> None:
         s.get("Q1")
 
 
+def test_the_descriptor_a_put_returns_is_a_frozen_message_descriptor(qm: QueueManager) -> None:
+    """The descriptor is built by a fast path (engine.messages.descriptor): what an application gets is still the
+    frozen dataclass, equal, hashable, copyable and picklable as one made by MessageDescriptor(...)."""
+    import dataclasses
+    import pickle
+
+    from pcfserver.engine.messages import MessageDescriptor
+
+    with qm.session() as s:
+        put = s.put("Q1", b"x", priority=3)
+        got, _ = s.get("Q1")
+    assert type(put) is MessageDescriptor and type(got) is MessageDescriptor and got == put
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        put.priority = 4  # type: ignore[misc]
+    same = MessageDescriptor(*(getattr(put, f.name) for f in dataclasses.fields(MessageDescriptor)))
+    assert same == put and hash(same) == hash(put) and repr(same) == repr(put)
+    assert pickle.loads(pickle.dumps(put)) == put and dataclasses.replace(put, priority=7).priority == 7
+
+
 def test_msg_ids_are_unique_and_a_given_one_is_kept(qm: QueueManager) -> None:
     with qm.session() as s:
         ids = {s.put("Q1", b"x").msg_id for _ in range(200)}
