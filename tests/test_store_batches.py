@@ -122,6 +122,16 @@ def test_a_batch_that_cannot_be_read_is_reported_on_open(tmp_path: Path) -> None
         open_queue_manager(tmp_path)
 
 
+def test_a_mark_naming_no_batch_changes_nothing(tmp_path: Path) -> None:
+    _setup(tmp_path, "Q")
+    _unit(tmp_path, "Q", [b"m%d" % k for k in range(BATCH_MIN)])
+    db = sqlite3.connect(tmp_path / "registry.sqlite3")
+    db.execute("INSERT INTO batch_marks (batch, seq, md) VALUES (987654, 987654, NULL)")
+    db.commit()
+    db.close()
+    assert _bodies(tmp_path, "Q") == [b"m%d" % k for k in range(BATCH_MIN)]
+
+
 # A model of what is committed: bodies per queue, in order; each step is done to the queue manager and the model.
 _STEPS = st.lists(
     st.one_of(
