@@ -7,6 +7,8 @@ import time
 
 import pytest
 from engine_support import change, command, create, qname, reason
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pcfserver import MQIError, QueueManager, mq, open_queue_manager
 from pcfserver.codec import Integer, IntegerList, Message, String
@@ -291,3 +293,19 @@ def test_closed_session_and_queue_manager_refuse_calls() -> None:
     qm.close()
     with fails(mq.MQRC_CONNECTION_BROKEN):
         qm.execute(Message(mq.MQCMD_PING_Q_MGR, ()))
+
+
+@given(st.lists(st.floats(min_value=1_700_000_000, max_value=1_700_000_004), min_size=1, max_size=40))
+def test_put_date_and_time_are_the_gmt_of_the_clock_whatever_came_before(clocks: list[float]) -> None:
+    """PutDate and PutTime (YYYYMMDD, HHMMSSTH in GMT) as the clock reads, in any order of calls: the formatter
+    keeps its last hundredth of a second and its last second's table (engine.messaging._gmt)."""
+    from pcfserver.engine.messaging import _gmt
+
+    def reference(now: float) -> tuple[str, str]:
+        second = int(now)
+        t = time.gmtime(second)
+        return time.strftime("%Y%m%d", t), time.strftime("%H%M%S", t) + f"{int((now - second) * 100):02d}"
+
+    for now in clocks:
+        # (a clock within a nanosecond of a hundredth's edge may be read on either side of it)
+        assert _gmt(now) in {reference(now - 1e-9), reference(now), reference(now + 1e-9)}
