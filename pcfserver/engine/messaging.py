@@ -91,6 +91,8 @@ class _PutPlan:
     put_inhibited: bool
     get_inhibited: bool
     low_watch: bool  # a get may make a Queue Depth Low event (the queue's switch and PERFMEV on)
+    def_persistence: int  # DEFPSIST and DEFPRTY, for a put that names this queue itself
+    def_priority: int
 
 
 def _expiry(expiry: int | None) -> int:
@@ -460,8 +462,8 @@ class MessageLayer:
         now = self.clock()
         if context is None:
             md = self._new_descriptor(
-                session, first, now, persistence, priority, expiry, correl_id, msg_id, reply_to_q, reply_to_qmgr, format,
-                tuple(properties), coded_char_set_id,
+                session, first, plan, now, persistence, priority, expiry, correl_id, msg_id, reply_to_q, reply_to_qmgr, format,
+                properties if type(properties) is tuple else tuple(properties), coded_char_set_id,
             )
         else:
             md = context
@@ -471,6 +473,7 @@ class MessageLayer:
         self,
         session: SessionState | None,
         first: Queue,
+        plan: _PutPlan,
         now: float,
         persistence: int | None,
         priority: int | None,
@@ -484,11 +487,12 @@ class MessageLayer:
         coded_char_set_id: int = 1208,
     ) -> MessageDescriptor:
         if persistence is None or persistence == mq.MQPER_PERSISTENCE_AS_Q_DEF:
-            persistence = int(first.attrs.get(mq.MQIA_DEF_PERSISTENCE, 0))
+            # the first definition's default: the plan's when that is the local queue (an int() per put saved)
+            persistence = plan.def_persistence if first is plan.record else int(first.attrs.get(mq.MQIA_DEF_PERSISTENCE, 0))
         elif persistence not in (mq.MQPER_NOT_PERSISTENT, mq.MQPER_PERSISTENT):
             raise MQIError(mq.MQRC_PERSISTENCE_ERROR)
         if priority is None or priority == mq.MQPRI_PRIORITY_AS_Q_DEF:
-            priority = int(first.attrs.get(mq.MQIA_DEF_PRIORITY, 0))
+            priority = plan.def_priority if first is plan.record else int(first.attrs.get(mq.MQIA_DEF_PRIORITY, 0))
         elif priority < 0:
             raise MQIError(mq.MQRC_PRIORITY_ERROR)
         if expiry is not None:  # (the checks' calls only when there is something to check)
@@ -555,6 +559,8 @@ class MessageLayer:
             put_inhibited=attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED,
             get_inhibited=attrs.get(mq.MQIA_INHIBIT_GET) == mq.MQQA_GET_INHIBITED,
             low_watch=events and attrs.get(mq.MQIA_Q_DEPTH_LOW_EVENT) == _ENABLED,
+            def_persistence=int(attrs.get(mq.MQIA_DEF_PERSISTENCE, 0)),
+            def_priority=int(attrs.get(mq.MQIA_DEF_PRIORITY, 0)),
         )
         self._plans[base.name] = plan
         return plan
