@@ -345,11 +345,11 @@ class Engine:
         undo, ops = tx.take()
         return result, Batch((), [], [], undo, ops)
 
-    def _attempt(self, action: Callable[[], _T]) -> _T | MQIError:
-        """``action`` on the transaction (empty when called): its result or MQIError; any other exception undoes
-        what it recorded and is MQRC_UNEXPECTED_ERROR."""
+    def _attempt(self, action: Callable[..., _T], args: tuple[object, ...] = ()) -> _T | MQIError:
+        """``action(*args)`` on the transaction (empty when called): its result or MQIError; any other exception
+        undoes what it recorded and is MQRC_UNEXPECTED_ERROR."""
         try:
-            return action()
+            return action(*args)
         except MQIError as exc:
             return exc
         except Exception:
@@ -389,8 +389,8 @@ class Engine:
         identity = session.identity
         self.audit.refuse(f"{call} {name}", mq.MQRC_NOT_AUTHORIZED, ("MQI", session.appl_name), identity.user if identity is not None else session.user)
 
-    def execute_operation(self, action: Callable[[], _T]) -> _T:
-        """A message-layer call applied and committed durably; raises its MQIError.
+    def execute_operation(self, action: Callable[..., _T], *args: object) -> _T:
+        """A message-layer call, ``action(*args)``, applied and committed durably; raises its MQIError.
 
         ``apply_operation`` and ``commit`` in one (no Batch unless the commit fails): the embedded
         queue manager makes one of these per MQI call, so the transaction's lists are handed over only
@@ -398,7 +398,7 @@ class Engine:
         tx = self._tx
         if tx.undo or tx.ops:
             tx.take()
-        result = self._attempt(action)
+        result = self._attempt(action, args)  # (the arguments apart: no partial or closure to make per MQI call)
         ops = tx.ops
         if ops:
             undo, ops = tx.take()
