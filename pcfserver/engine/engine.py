@@ -134,6 +134,9 @@ class Engine:
         self._tx = Transaction()
         self.queues = Queues(self, self._spec)
         self._queues = self.queues.by_name  # the same dictionary: the parse path reads it directly
+        # The queue a name names, or None: the dictionary's own get (the message layer asks twice per put+get, and a
+        # method around it was a Python call each time).
+        self.queue: Callable[[str], Queue | None] = self._queues.get
         self._qmgr: dict[int, AttrValue] = {}
         self._ok_cache: dict[tuple[int, int, str], tuple[Message, ...]] = {}
         # Parameter lists already validated: by command, version and the identity of each
@@ -294,9 +297,6 @@ class Engine:
             self._store.close()
 
     # ------------------------------------------------------------------ what the message layer uses
-
-    def queue(self, name: str) -> Queue | None:
-        return self._queues.get(name)
 
     def queue_exists(self, name: str) -> bool:
         return name in self._queues
