@@ -2,7 +2,7 @@
 
 A commit that stores ``BATCH_MIN`` or more persistent messages (an application committing every
 hundred puts, a MOVE QLOCAL) writes them as one row of ``batches``: their rows pickled as plain data
-(the same tuples the messages table would hold).  SQLite then makes one B-tree entry and a chain of
+(the same tuples the messages table would hold, the bodies after them as they are).  SQLite then makes one B-tree entry and a chain of
 overflow pages instead of a hundred entries, and when the messages are got again the whole row goes
 with one delete.  A message got while others of its batch stay is marked gone in ``batch_marks``
 (``md`` NULL); a message whose descriptor changes there (its BackoutCount) is marked with the new
@@ -24,6 +24,7 @@ from __future__ import annotations
 import io
 import pickle
 import sqlite3
+import struct
 from collections.abc import Sequence
 
 # A stored descriptor: its fields, when it was put and when it expires, as plain data (store.md_record).
@@ -44,6 +45,7 @@ MIGRATION = (
 )
 
 PICKLE_PROTOCOL = 5
+_HEAD_SIZE = struct.Struct(">I")  # a batch row's first 4 bytes: the length of its pickled head
 
 # Rows per INSERT statement: the statement texts (one per size up to this) stay in the
 # connection's statement cache, and 64 * 6 parameters is far under SQLite's limit.
@@ -72,24 +74,36 @@ def _plain(data: bytes) -> object:
     return PlainUnpickler(io.BytesIO(data)).load()
 
 
-def _rows_of(first: int, data: bytes) -> list[MessageRow]:
-    """A batch row's messages: the tuples the messages table's rows would hold (np 0), descriptor records unpickled."""
-    rows = _plain(data)
-    if not isinstance(rows, tuple):
+def _rows_of(first: int, data: bytes) -> list[BatchRow]:
+    """A batch row's messages: its head (seq, queue, level, descriptor record, body length per message, pickled
+    plain data behind a 4-byte length), then the bodies one after the other."""
+    if len(data) < 4:
+        raise BatchError(f"batch {first} is shorter than its head's length")
+    (size,) = _HEAD_SIZE.unpack_from(data)
+    end = 4 + size
+    if end > len(data):
+        raise BatchError(f"batch {first} is shorter than its head")
+    heads = _plain(data[4:end])
+    if not isinstance(heads, tuple):
         raise BatchError(f"batch {first} is not a tuple of messages")
-    for row in rows:
+    rows: list[BatchRow] = []
+    for head in heads:
         if not (
-            type(row) is tuple
-            and len(row) == 6
-            and type(row[0]) is int
-            and type(row[1]) is str
-            and type(row[2]) is int
-            and type(row[3]) is tuple
-            and type(row[4]) is bytes
-            and row[5] == 0
+            type(head) is tuple
+            and len(head) == 5
+            and type(head[0]) is int
+            and type(head[1]) is str
+            and type(head[2]) is int
+            and type(head[3]) is tuple
+            and type(head[4]) is int
+            and head[4] >= 0
         ):
-            raise BatchError(f"batch {first} holds a message that is not (seq, queue, level, md, body, 0)")
-    return list(rows)
+            raise BatchError(f"batch {first} holds a message that is not (seq, queue, level, md, length)")
+        start, end = end, end + head[4]
+        rows.append((head[0], head[1], head[2], head[3], data[start:end]))
+    if end != len(data):
+        raise BatchError(f"batch {first}: its bodies' lengths do not add up to what it holds")
+    return rows
 
 
 class _Pending:
@@ -131,7 +145,7 @@ class Batches:
                 raise BatchError(f"batch {first} is not a blob")
             own = marks.pop(first, None)
             count = 0
-            for seq, queue, level, md, body, _ in _rows_of(first, data):
+            for seq, queue, level, md, body in _rows_of(first, data):
                 if own is not None and seq in own:
                     mark = own[seq]
                     if mark is None:
@@ -184,13 +198,12 @@ class Batches:
     @staticmethod
     def _write(db: sqlite3.Connection, group: list[MessageRow], pending: _Pending) -> None:
         first = group[0][0]  # (any of its numbers names it: no other batch holds one of them)
-        out = io.BytesIO()
-        pickler = pickle.Pickler(out, PICKLE_PROTOCOL)
-        # Without the memo: every body is written out, even one object put many times over (a benchmark's), as the
-        # messages table would write it; a shared string costs a few bytes more each, 0.05 us a message.
-        pickler.fast = True
-        pickler.dump(tuple(group))
-        db.execute("INSERT INTO batches (first, data) VALUES (?, ?)", (first, out.getvalue()))
+        # The bodies go after the head as they are, each written out even when one object was put many times over (a
+        # benchmark's), as the messages table would; the head is pickled with its memo, so a string every descriptor
+        # shares (the queue, the format, the application, the date) is written once.
+        head = pickle.dumps(tuple([(row[0], row[1], row[2], row[3], len(row[4])) for row in group]), PICKLE_PROTOCOL)
+        data = b"".join([_HEAD_SIZE.pack(len(head)), head, *[row[4] for row in group]])
+        db.execute("INSERT INTO batches (first, data) VALUES (?, ?)", (first, data))
         pending.added.append((first, [row[0] for row in group]))
 
     def delete(self, db: sqlite3.Connection, seqs: list[int]) -> list[int]:
