@@ -311,7 +311,7 @@ class QueueManager:
         try:
             if self.closed:
                 raise MQIError(mq.MQRC_CONNECTION_BROKEN)
-            return self._execute_operation(action, *args)
+            return self._execute_operation(action, args)
         finally:
             if self._arrivals:
                 self._notify()

@@ -389,8 +389,9 @@ class Engine:
         identity = session.identity
         self.audit.refuse(f"{call} {name}", mq.MQRC_NOT_AUTHORIZED, ("MQI", session.appl_name), identity.user if identity is not None else session.user)
 
-    def execute_operation(self, action: Callable[..., _T], *args: object) -> _T:
-        """A message-layer call, ``action(*args)``, applied and committed durably; raises its MQIError.
+    def execute_operation(self, action: Callable[..., _T], args: tuple[object, ...] = ()) -> _T:
+        """A message-layer call, ``action(*args)``, applied and committed durably; raises its MQIError.  (``args`` as
+        one tuple: the embedded API hands over the tuple its own call made, instead of unpacking and packing again.)
 
         ``apply_operation`` and ``commit`` in one (no Batch unless the commit fails): the embedded
         queue manager makes one of these per MQI call, so the transaction's lists are handed over only
