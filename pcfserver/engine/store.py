@@ -23,6 +23,9 @@ Authority records, process definitions, namelists and channel authentication rec
 ``objects``, ``chlauth``) are written straight to their tables in the commit's transaction: they
 change rarely, so a journal would buy nothing.
 
+Messages go straight to their tables too: one row each in ``messages``, or, when a commit stores many persistent
+messages at once (a unit of work, a MOVE), one row of ``batches`` for all of them (:mod:`pcfserver.engine.store_batches`).
+
 Schema versions: ``meta.schema_version`` records the layout; ``MIGRATIONS[v]`` moves a database
 from version v to v+1 inside the opening transaction, so an upgrade also applies whole or not at
 all.  A database newer than this code is refused.
