@@ -33,7 +33,6 @@ all.  A database newer than this code is refused.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import pickle
@@ -47,7 +46,7 @@ from pcfserver.codec.decoder import decode
 from pcfserver.codec.encoder import encode
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
 from pcfserver.engine.store_batches import MIGRATION as _BATCHES_MIGRATION
-from pcfserver.engine.store_batches import ROWS_PER_INSERT, Batches, MdRecord, MessageRow, PlainUnpickler, insert_many
+from pcfserver.engine.store_batches import ROWS_PER_INSERT, Batches, MdRecord, MessageRow, insert_many, load_plain
 
 AttrValue = int | str
 # An object's attribute: an integer, a string, or a list of either (a namelist's Names, a channel's COMPHDR).
@@ -381,7 +380,7 @@ def md_bytes(record: MdRecord) -> bytes:
 
 def md_fields(blob: bytes) -> MdRecord:
     """The plain data :func:`md_bytes` wrote (the unpickler refuses every global)."""
-    data = PlainUnpickler(io.BytesIO(blob)).load()
+    data = load_plain(blob)
     if not isinstance(data, tuple):
         raise StoreError("a message descriptor that is not a tuple")
     return data
@@ -788,7 +787,7 @@ class SqliteStore:
                 raise StoreError(f"{self.path}: channel authentication record {profile} has attributes that cannot be read: {exc}") from exc
         for seq, at, user, via, target, entry in db.execute("SELECT seq, at, user, via, target, entry FROM history ORDER BY seq"):
             try:
-                snap.history.append((seq, at, user, via, target, PlainUnpickler(io.BytesIO(entry)).load()))
+                snap.history.append((seq, at, user, via, target, load_plain(entry)))
             except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError) as exc:
                 raise StoreError(f"{self.path}: history entry {seq} cannot be read: {exc}") from exc
         kept_np = False
@@ -897,7 +896,7 @@ class SqliteStore:
         net = _NetEffect()
         for (data,) in self._db.execute("SELECT ops FROM journal ORDER BY seq"):
             try:
-                net.add([_op_from_data(item) for item in PlainUnpickler(io.BytesIO(data)).load()])
+                net.add([_op_from_data(item) for item in load_plain(data)])
             except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError, AssertionError) as exc:
                 raise StoreError(f"{self.path}: the journal has a row that cannot be read: {exc}") from exc
         return net

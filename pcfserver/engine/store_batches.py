@@ -1,10 +1,10 @@
 """Committed messages many to a row: how the store writes a unit of work's puts.
 
 A commit that stores ``BATCH_MIN`` or more persistent messages (an application committing every
-hundred puts, a MOVE QLOCAL) writes them as one row of ``batches``: their rows pickled as plain data
-(the same tuples the messages table would hold, the bodies after them as they are).  SQLite then makes one B-tree entry and a chain of
-overflow pages instead of a hundred entries, and when the messages are got again the whole row goes
-with one delete.  A message got while others of its batch stay is marked gone in ``batch_marks``
+hundred puts, a MOVE QLOCAL) writes them as one row of ``batches``: a head pickled as plain data (each
+message's seq, queue, level, descriptor record and body length), then the bodies as they are.  SQLite
+then makes one B-tree entry and a chain of overflow pages instead of a hundred entries, and when the
+messages are got again the whole row goes with one delete.  A message got while others of its batch stay is marked gone in ``batch_marks``
 (``md`` NULL); a message whose descriptor changes there (its BackoutCount) is marked with the new
 descriptor.  A batch whose last message goes is deleted with its marks in the same transaction.
 
@@ -26,6 +26,7 @@ import pickle
 import sqlite3
 import struct
 from collections.abc import Sequence
+from typing import Any
 
 # A stored descriptor: its fields, when it was put and when it expires, as plain data (store.md_record).
 MdRecord = tuple[object, ...]
@@ -46,6 +47,7 @@ MIGRATION = (
 
 PICKLE_PROTOCOL = 5
 _HEAD_SIZE = struct.Struct(">I")  # a batch row's first 4 bytes: the length of its pickled head
+_MARKS = ("INSERT OR REPLACE INTO batch_marks (batch, seq, md) VALUES ", "(?,?,?)")  # gone (md NULL) or a new descriptor
 
 # Rows per INSERT statement: the statement texts (one per size up to this) stay in the
 # connection's statement cache, and 64 * 6 parameters is far under SQLite's limit.
@@ -59,19 +61,20 @@ def insert_many(db: sqlite3.Connection, head: str, row: str, rows: Sequence[tupl
         db.execute(head + ",".join([row] * len(chunk)), [value for r in chunk for value in r])
 
 
-class PlainUnpickler(pickle.Unpickler):
+class _PlainUnpickler(pickle.Unpickler):
     """Reads lists, tuples, numbers, strings and bytes only: any global a row names is refused."""
 
     def find_class(self, module: str, name: str) -> object:
-        raise pickle.UnpicklingError(f"the journal names {module}.{name}, which is not plain data")
+        raise pickle.UnpicklingError(f"a stored row names {module}.{name}, which is not plain data")
 
 
 class BatchError(ValueError):
     """A batch row that does not hold what this module writes."""
 
 
-def _plain(data: bytes) -> object:
-    return PlainUnpickler(io.BytesIO(data)).load()
+def load_plain(data: bytes) -> Any:
+    """What a stored pickle holds, read without any global (the journal, history entries, descriptors, batches)."""
+    return _PlainUnpickler(io.BytesIO(data)).load()
 
 
 def _rows_of(first: int, data: bytes) -> list[BatchRow]:
@@ -83,7 +86,7 @@ def _rows_of(first: int, data: bytes) -> list[BatchRow]:
     end = 4 + size
     if end > len(data):
         raise BatchError(f"batch {first} is shorter than its head")
-    heads = _plain(data[4:end])
+    heads = load_plain(data[4:end])
     if not isinstance(heads, tuple):
         raise BatchError(f"batch {first} is not a tuple of messages")
     rows: list[BatchRow] = []
@@ -134,7 +137,7 @@ class Batches:
         """The messages the batch rows still hold (marks applied), in no particular order; fills the index."""
         marks: dict[int, dict[int, MdRecord | None]] = {}
         for batch, seq, md in db.execute("SELECT batch, seq, md FROM batch_marks"):
-            record = None if md is None else _plain(md)
+            record = None if md is None else load_plain(md)
             if record is not None and type(record) is not tuple:
                 raise BatchError(f"batch {batch} has a mark for message {seq} that is not a descriptor")
             marks.setdefault(batch, {})[seq] = record
@@ -173,14 +176,15 @@ class Batches:
             return rows
         lengths = [len(row[4]) for row in rows]
         if max(lengths) <= BODY_MAX and sum(lengths) < BATCH_BYTES and not any([row[5] for row in rows]):
-            self._write(db, rows, self._changes())  # the usual unit of work: one row
+            self._write(db, rows, self._changes())  # the usual unit of work: one row, without the loop below
             return []
         single: list[MessageRow] = []
         group: list[MessageRow] = []
         size = 0
         pending = self._changes()
         written = False
-        for row, length in zip(rows, lengths, strict=True):
+        for row in rows:
+            length = len(row[4])
             if row[5] or length > BODY_MAX:
                 single.append(row)
                 continue
@@ -211,21 +215,16 @@ class Batches:
         of = self.of
         if not of:
             return seqs
-        found = list(map(of.get, seqs))
-        distinct = set(found)
-        single = None in distinct
-        batches = {batch for batch in distinct if batch is not None}
-        if not batches:
-            return seqs
-        others = [seq for seq, batch in zip(seqs, found, strict=True) if batch is None] if single else []
-        taken: dict[int, set[int]]
-        if len(batches) == 1:  # (the usual unit of gets)
-            taken = {batches.pop(): {seq for seq, batch in zip(seqs, found, strict=True) if batch is not None} if single else set(seqs)}
-        else:
-            taken = {}
-            for seq, batch in zip(seqs, found, strict=True):
-                if batch is not None:
-                    taken.setdefault(batch, set()).add(seq)
+        others: list[int] = []
+        taken: dict[int, set[int]] = {}
+        for seq in seqs:
+            batch = of.get(seq)
+            if batch is None:
+                others.append(seq)
+            else:
+                taken.setdefault(batch, set()).add(seq)
+        if not taken:
+            return others
         pending = self._changes()
         live, marked = self.live, self.marked
         whole: list[int] = []
@@ -243,7 +242,7 @@ class Batches:
             chunk = whole[start : start + ROWS_PER_INSERT]
             db.execute("DELETE FROM batches WHERE first IN (" + ",".join(["?"] * len(chunk)) + ")", chunk)
         if marks:
-            insert_many(db, "INSERT OR REPLACE INTO batch_marks (batch, seq, md) VALUES ", "(?,?,?)", marks)
+            insert_many(db, *_MARKS, marks)
         return others
 
     def update(self, db: sqlite3.Connection, updates: dict[int, MdRecord]) -> dict[int, MdRecord]:
@@ -260,7 +259,7 @@ class Batches:
             else:
                 marks.append((batch, seq, pickle.dumps(md, PICKLE_PROTOCOL)))
         if marks:
-            insert_many(db, "INSERT OR REPLACE INTO batch_marks (batch, seq, md) VALUES ", "(?,?,?)", marks)
+            insert_many(db, *_MARKS, marks)
             self._changes().marked.extend(batch for batch, _, _ in marks)
         return others
 
