@@ -238,6 +238,16 @@ def _receive_now(sock: socket.socket) -> bytes | None:
         return None
 
 
+def _unread(conn: _Connection) -> bool:
+    """Whether input is left that the conversation did not take (buffered, or still in the kernel)."""
+    if conn.proto.buffered:
+        return True
+    try:
+        return bool(conn.sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+    except OSError:
+        return False
+
+
 def _send_now(sock: socket.socket, data: bytes | memoryview) -> int:
     try:
         return sock.send(data)
@@ -457,6 +467,11 @@ class PcfServer:
                 # Answer what was received before the end (a peer that half-closed, a shutdown).
                 with trio.move_on_after(self.config.send_timeout):
                     await self._settle(conn, 0)
+            if self._stopping and conn.dead is None and _unread(conn):
+                # Closing with input unread would reset the connection, and the reset throws away
+                # answers the kernel has not sent yet: end our side, drop the rest, then close.
+                with trio.move_on_after(self.config.drain_timeout):
+                    await self._drain(conn)
         except OSError as exc:
             why = f"broken: {exc or type(exc).__name__}"
         except Exception:
