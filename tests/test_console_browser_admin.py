@@ -112,7 +112,7 @@ ADMIN_PAGES = [
     *(f"/objects/{key}?system=1" for key in kinds.keys()),
     "/objects/listener/BR.LSTR",
     "/objects/channel/SYSTEM.DEF.SVRCONN",
-    "/objects/channel/new?type=SDR",
+    "/objects/channel/+new?type=SDR",
     "/objects/topic/SYSTEM.BASE.TOPIC?edit=1",
     "/security",
     "/security?why_user=bob&why_objtype=QUEUE&why_name=BR.Q&why_op=PUT",

@@ -56,7 +56,7 @@ def _first_message(driver: Any, served: Console, queue: str) -> None:
 def test_define_a_queue_with_the_form_and_find_it_over_pcf(driver: Any, served: Console) -> None:
     sign_in(driver, served, "admin", "adminpw")
     driver.find_element(_by("ID"), "create-queue").click()
-    wait_for(driver, lambda d: "/queues/new" in d.current_url)
+    wait_for(driver, lambda d: "/queues/+new" in d.current_url)
     driver.find_element(_by("ID"), "type-qlocal").click()
     driver.find_element(_by("ID"), "queue-name").send_keys("WEB.MADE")
     depth = driver.find_element(_by("ID"), "f-maxdepth")
@@ -176,7 +176,7 @@ def test_read_only_user_sees_no_change_control_and_a_forged_post_is_refused(driv
     assert "CURDEPTH(1)" in "\n".join(mqsc(served, "DISPLAY QLOCAL(WEB.SHOWN) CURDEPTH", auth=ADMIN))
 
 
-PAGES = ["/queues", "/queues/new", "/queues/new?type=QALIAS", "/queues/WEB.SHOWN", "/queues/WEB.SHOWN/messages", "/queues/WEB.SHOWN/put",
+PAGES = ["/queues", "/queues/+new", "/queues/+new?type=QALIAS", "/queues/WEB.SHOWN", "/queues/WEB.SHOWN/messages", "/queues/WEB.SHOWN/put",
          "/queues/WEB.SHOWN/get", "/queues/WEB.SHOWN/clear", "/queues/WEB.SHOWN/move", "/queues/WEB.SHOWN/tail", "/queues/WEB.SHOWN/security"]
 
 
@@ -192,7 +192,7 @@ def test_no_serious_accessibility_violation_on_message_detail_preview_and_read_o
     sign_in(driver, served, "admin", "adminpw")
     _first_message(driver, served, "WEB.SHOWN")
     pages = {"message detail": axe_violations(driver)}
-    driver.get(served.url("/queues/new"))
+    driver.get(served.url("/queues/+new"))
     driver.find_element(_by("ID"), "queue-name").send_keys("WEB.AXE")
     driver.find_element(_by("ID"), "preview").click()
     wait_for(driver, lambda d: d.find_elements(_by("ID"), "mqsc-command"))

@@ -66,8 +66,8 @@ def _history_row(page: str, command: str) -> str:
 
 def test_changes_made_in_console_pages_name_the_console_and_the_signed_in_user(served: Console) -> None:
     with served.client("admin", "adminpw") as client:
-        form = client.get(PREFIX + "/queues/new", params={"type": "QLOCAL"}).text
-        made = client.post(PREFIX + "/queues/new", data={"csrf": csrf_of(form), "type": "QLOCAL", "name": "HIST.CONSOLE",
+        form = client.get(PREFIX + "/queues/+new", params={"type": "QLOCAL"}).text
+        made = client.post(PREFIX + "/queues/+new", data={"csrf": csrf_of(form), "type": "QLOCAL", "name": "HIST.CONSOLE",
                                                          "attr.MAXDEPTH": "4321", "action": "run"})
         assert made.status_code == 303, made.text
         box = client.get(PREFIX + "/mqsc").text

@@ -133,18 +133,18 @@ def test_channel_start_stop_ping_reset_resolve(served: Console) -> None:
 
 def test_create_alter_and_delete_through_the_forms(served: Console) -> None:
     with served.client("admin", "adminpw") as client:
-        form = client.get(PREFIX + "/objects/channel/new", params={"type": "SVRCONN"}).text
+        form = client.get(PREFIX + "/objects/channel/+new", params={"type": "SVRCONN"}).text
         assert 'name="attr.MAXMSGL"' in form and 'name="attr.XMITQ"' not in form  # a SVRCONN has no XMITQ
-        sdr = client.get(PREFIX + "/objects/channel/new", params={"type": "SDR"}).text
+        sdr = client.get(PREFIX + "/objects/channel/+new", params={"type": "SDR"}).text
         assert 'name="attr.XMITQ"' in sdr
-        preview = _post(client, "/objects/channel/new", {"type": "SVRCONN", "name": "KIND.MADE", "attr.DESCR": "made here", "step": "preview"})
+        preview = _post(client, "/objects/channel/+new", {"type": "SVRCONN", "name": "KIND.MADE", "attr.DESCR": "made here", "step": "preview"})
         assert preview.status_code == 200 and "DEFINE CHANNEL(KIND.MADE) CHLTYPE(SVRCONN) DESCR(&#39;made here&#39;)" in preview.text
         assert client.get(PREFIX + "/objects/channel/KIND.MADE").status_code == 404  # a preview runs nothing
-        made = _post(client, "/objects/channel/new", {"type": "SVRCONN", "name": "KIND.MADE", "attr.DESCR": "made here", "step": "run"})
+        made = _post(client, "/objects/channel/+new", {"type": "SVRCONN", "name": "KIND.MADE", "attr.DESCR": "made here", "step": "run"})
         assert made.status_code == 200 and "AMQ8014I" in made.text and 'id="object-name">KIND.MADE' in made.text
-        bad = _post(client, "/objects/channel/new", {"type": "SVRCONN", "name": "KIND.BAD", "attr.MAXMSGL": "lots", "step": "run"})
+        bad = _post(client, "/objects/channel/+new", {"type": "SVRCONN", "name": "KIND.BAD", "attr.MAXMSGL": "lots", "step": "run"})
         assert bad.status_code == 422 and "MAXMSGL takes a number" in bad.text
-        again = _post(client, "/objects/channel/new", {"type": "SVRCONN", "name": "KIND.MADE", "step": "run"})
+        again = _post(client, "/objects/channel/+new", {"type": "SVRCONN", "name": "KIND.MADE", "step": "run"})
         assert again.status_code == 422 and "The command failed" in again.text
         edit = client.get(PREFIX + "/objects/channel/KIND.MADE", params={"edit": "1"}).text
         assert 'value="made here"' in edit
@@ -159,14 +159,14 @@ def test_create_alter_and_delete_through_the_forms(served: Console) -> None:
 @pytest.mark.parametrize("kind", [k for k in kinds.keys() if k not in ("sub",)])
 def test_every_kind_can_be_created_with_its_form(served: Console, kind: str) -> None:
     with served.client("admin", "adminpw") as client:
-        form = client.get(PREFIX + f"/objects/{kind}/new")
+        form = client.get(PREFIX + f"/objects/{kind}/+new")
         assert form.status_code == 200 and 'id="object-form"' in form.text
         shown = html.unescape(form.text)
         for f in forms.kind_form(kind).fields:  # each help line starts with the table's description column
             assert f'<span class="what">{f.description}</span> MQSC {f.keyword};' in shown, f.keyword
         extra = {"attr.TOPICSTR": "kind/made"} if kind == "topic" else {}
         extra |= {"service": {"attr.STARTCMD": "/bin/true"}, "channel": {"type": "SVRCONN"}, "authinfo": {"type": "IDPWOS"}}.get(kind, {})
-        made = _post(client, f"/objects/{kind}/new", {"name": f"KIND.NEW.{kind.upper()}", "step": "run", **extra})
+        made = _post(client, f"/objects/{kind}/+new", {"name": f"KIND.NEW.{kind.upper()}", "step": "run", **extra})
         assert made.status_code == 200, made.text
         assert client.get(PREFIX + f"/objects/{kind}/KIND.NEW.{kind.upper()}").status_code == 200
 
@@ -177,7 +177,7 @@ def test_a_read_only_user_sees_no_command_and_cannot_post_one(served: Console) -
         page = client.get(PREFIX + "/objects/listener/KIND.RO").text
         assert 'id="action-start"' not in page and 'id="action-delete"' not in page
         assert "Create a listener" not in client.get(PREFIX + "/objects/listener").text
-        assert client.get(PREFIX + "/objects/listener/new").status_code == 403
+        assert client.get(PREFIX + "/objects/listener/+new").status_code == 403
         assert client.get(PREFIX + "/objects/listener/KIND.RO", params={"edit": "1"}).status_code == 403
         refused = client.post(PREFIX + "/objects/listener/KIND.RO", data={"csrf": csrf_of(page), "action": "DELETE"})
         assert refused.status_code == 403

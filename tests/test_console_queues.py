@@ -63,15 +63,15 @@ def _pre(page: str, element_id: str) -> str:
 
 
 def test_create_previews_the_command_then_runs_it(served: Console, admin: httpx.Client) -> None:
-    page = admin.get(PREFIX + "/queues/new", params={"type": "QLOCAL"})
+    page = admin.get(PREFIX + "/queues/+new", params={"type": "QLOCAL"})
     assert page.status_code == 200 and 'name="attr.MAXDEPTH"' in page.text and 'name="attr.TARGET"' not in page.text
     form = {"csrf": csrf_of(page.text), "type": "QLOCAL", "name": "CONSOLE.NEW", "attr.MAXDEPTH": "1234", "attr.DESCR": "made in the console",
             "attr.PUT": "ENABLED", "action": "preview"}
-    preview = admin.post(PREFIX + "/queues/new", data=form)
+    preview = admin.post(PREFIX + "/queues/+new", data=form)
     assert preview.status_code == 200
     assert _pre(preview.text, "mqsc-command") == "DEFINE QLOCAL(CONSOLE.NEW) DESCR('made in the console') MAXDEPTH(1234)"
     assert not _exists(served, "CONSOLE.NEW")  # a preview runs nothing
-    done = admin.post(PREFIX + "/queues/new", data={**form, "action": "run"})
+    done = admin.post(PREFIX + "/queues/+new", data={**form, "action": "run"})
     assert done.status_code == 303 and done.headers["location"] == PREFIX + "/queues/CONSOLE.NEW?created=1"
     shown = _display(served, "CONSOLE.NEW")
     assert "MAXDEPTH(1234)" in shown and "DESCR(made in the console)" in shown
@@ -80,7 +80,7 @@ def test_create_previews_the_command_then_runs_it(served: Console, admin: httpx.
 
 
 def test_each_field_shows_what_the_attribute_does_then_its_keyword(admin: httpx.Client) -> None:
-    page = admin.get(PREFIX + "/queues/new", params={"type": "QLOCAL"}).text
+    page = admin.get(PREFIX + "/queues/+new", params={"type": "QLOCAL"}).text
     found = re.search(r'<small id="f-maxdepth-help" class="help">(.*?)</small>', page, re.S)
     assert found, "no help line for MAXDEPTH"
     help_text = html.unescape(re.sub(r"<[^>]+>", "", found[1]))
@@ -92,24 +92,24 @@ def test_each_field_shows_what_the_attribute_does_then_its_keyword(admin: httpx.
 
 def test_a_failed_create_shows_runmqsc_lines(served: Console, admin: httpx.Client) -> None:
     mqsc(served, "DEFINE QLOCAL(CONSOLE.TWICE)", auth=("admin", "adminpw"))
-    page = admin.post(PREFIX + "/queues/new", data={"csrf": _csrf(admin), "type": "QLOCAL", "name": "CONSOLE.TWICE", "action": "run"})
+    page = admin.post(PREFIX + "/queues/+new", data={"csrf": _csrf(admin), "type": "QLOCAL", "name": "CONSOLE.TWICE", "action": "run"})
     assert page.status_code == 422 and "AMQ8150E" in _pre(page.text, "mqsc-answer")
 
 
 def test_a_bad_value_is_refused_before_anything_runs(admin: httpx.Client) -> None:
-    page = admin.post(PREFIX + "/queues/new", data={"csrf": _csrf(admin), "type": "QLOCAL", "name": "CONSOLE.BAD",
+    page = admin.post(PREFIX + "/queues/+new", data={"csrf": _csrf(admin), "type": "QLOCAL", "name": "CONSOLE.BAD",
                                                     "attr.MAXDEPTH": "5) PUT(DISABLED", "action": "run"})
     assert page.status_code == 422 and "MAXDEPTH takes a number" in page.text and 'id="mqsc-command"' not in page.text
 
 
 def test_create_an_alias_and_a_remote_queue(served: Console, admin: httpx.Client) -> None:
     csrf = _csrf(admin)
-    assert 'name="attr.TARGET"' in admin.get(PREFIX + "/queues/new?type=QALIAS").text
-    done = admin.post(PREFIX + "/queues/new", data={"csrf": csrf, "type": "QALIAS", "name": "CONSOLE.ALIAS", "attr.TARGET": "CONSOLE.NEW",
+    assert 'name="attr.TARGET"' in admin.get(PREFIX + "/queues/+new?type=QALIAS").text
+    done = admin.post(PREFIX + "/queues/+new", data={"csrf": csrf, "type": "QALIAS", "name": "CONSOLE.ALIAS", "attr.TARGET": "CONSOLE.NEW",
                                                     "action": "run"})
     assert done.status_code == 303, done.text
     assert "TARGET(CONSOLE.NEW)" in _display(served, "CONSOLE.ALIAS")
-    done = admin.post(PREFIX + "/queues/new", data={"csrf": csrf, "type": "QREMOTE", "name": "CONSOLE.REMOTE", "attr.RNAME": "THERE",
+    done = admin.post(PREFIX + "/queues/+new", data={"csrf": csrf, "type": "QREMOTE", "name": "CONSOLE.REMOTE", "attr.RNAME": "THERE",
                                                     "attr.RQMNAME": "QM2", "action": "run"})
     assert done.status_code == 303, done.text
     assert "RQMNAME(QM2)" in _display(served, "CONSOLE.REMOTE")
@@ -264,7 +264,7 @@ def test_read_only_user_browses_but_sees_no_change_control_and_is_refused(served
         csrf = csrf_of(listing)
         assert "Create a queue" not in reader.get(PREFIX + "/queues").text
         forged = {
-            "/queues/new": {"type": "QLOCAL", "name": "CONSOLE.FORGED", "action": "run"},
+            "/queues/+new": {"type": "QLOCAL", "name": "CONSOLE.FORGED", "action": "run"},
             "/queues/CONSOLE.RO": {"attr.MAXDEPTH": "1", "action": "run"},
             "/queues/CONSOLE.RO/delete": {"purge": "1"},
             "/queues/CONSOLE.RO/put": {"body": "forged"},
@@ -274,7 +274,7 @@ def test_read_only_user_browses_but_sees_no_change_control_and_is_refused(served
         }
         for path, data in forged.items():
             assert reader.post(PREFIX + path, data={"csrf": csrf, **data}).status_code == 403, path
-        for path in ("/queues/new", "/queues/CONSOLE.RO/put", "/queues/CONSOLE.RO/get", "/queues/CONSOLE.RO/clear", "/queues/CONSOLE.RO/move"):
+        for path in ("/queues/+new", "/queues/CONSOLE.RO/put", "/queues/CONSOLE.RO/get", "/queues/CONSOLE.RO/clear", "/queues/CONSOLE.RO/move"):
             refused = reader.get(PREFIX + path)
             assert refused.status_code == 403 and "<button" not in refused.text.split("</header>")[1], path
     assert "CURDEPTH(1)" in "\n".join(mqsc(served, "DISPLAY QLOCAL(CONSOLE.RO) CURDEPTH", auth=("admin", "adminpw")))
@@ -308,6 +308,34 @@ def test_a_queue_whose_name_holds_a_slash_opens_from_the_list(served: Console, a
     detail = admin.get(PREFIX + "/queues/CONSOLE%2FSLASHED")
     assert detail.status_code == 200 and "CONSOLE/SLASHED" in detail.text and "77" in detail.text
     assert admin.get(PREFIX + "/queues/CONSOLE%2FSLASHED/messages").status_code == 200
+
+
+def test_objects_named_new_open_and_the_create_forms_stay_apart(served: Console, admin: httpx.Client) -> None:
+    """"new" is a valid MQ name (lower case, quoted): its pages are its own; the create forms live at "+new"."""
+    mqsc(served, "DEFINE QLOCAL('new') MAXDEPTH(4321)", auth=ADMIN)
+    mqsc(served, "DEFINE CHANNEL('new') CHLTYPE(SVRCONN) DESCR('named new')", auth=ADMIN)
+    detail = admin.get(PREFIX + "/queues/new")
+    assert detail.status_code == 200 and "4321" in detail.text and 'id="type-qlocal"' not in detail.text
+    assert admin.get(PREFIX + "/queues/new/messages").status_code == 200
+    channel = admin.get(PREFIX + "/objects/channel/new")
+    assert channel.status_code == 200 and "named new" in channel.text and 'id="choose-type"' not in channel.text
+    for create in ("/queues/+new", "/queues/%2Bnew"):
+        assert 'id="type-qlocal"' in admin.get(PREFIX + create).text
+    assert 'id="choose-type"' in admin.get(PREFIX + "/objects/channel/+new", params={"type": "SVRCONN"}).text
+    listing = admin.get(PREFIX + "/queues").text
+    assert f'href="{PREFIX}/queues/+new"' in listing and f"{PREFIX}/queues/new" in admin.get(PREFIX + "/queues", params={"name": "new"}).text
+
+
+def test_head_answers_as_get_without_a_body(served: Console, admin: httpx.Client) -> None:
+    for path in ("/overview", "/queues", "/queues/SYSTEM.DEFAULT.LOCAL.QUEUE", "/objects/channel"):
+        got = admin.get(PREFIX + path)
+        head = admin.head(PREFIX + path)
+        assert head.status_code == got.status_code == 200, path
+        assert head.content == b"" and head.headers["content-type"] == got.headers["content-type"], path
+    assert admin.head(PREFIX + "/queues/NO.SUCH.QUEUE").status_code == 404
+    assert admin.head(PREFIX + "/logout").status_code == 405  # a POST-only page stays POST-only
+    asset = PREFIX + "/static/console.css"
+    assert admin.head(asset).headers["content-length"] == str(len(admin.get(asset).content))
 
 
 def test_a_message_put_in_the_console_names_it_and_its_bytes_download_unchanged(served: Console, admin: httpx.Client) -> None:

@@ -89,11 +89,13 @@ class ConsoleApp:
                 return _refused(viewer, "The request did not carry this page's CSRF token.")
             ended = self.auth.logout(request)  # the token ends; its answer clears the cookie
             return web.redirect("/login", tuple((k, v) for k, v in ended.headers if k == "Set-Cookie"))
+        # HEAD is GET whose body the HTTP shell leaves out (the head, Content-Length included, stays GET's).
+        method = "GET" if request.method == "HEAD" else request.method
         for route in self.routes:
             match = route.pattern.fullmatch(raw)
             if match is None:
                 continue
-            if route.method != request.method:
+            if route.method != method:
                 continue
             form, files = web.parse_form(request.body, request.header("content-type")) if request.body else ({}, {})
             displays = route.displays is not None and route.displays(form)
@@ -103,7 +105,7 @@ class ConsoleApp:
                 if not viewer.can_change and not displays and not (route.messaging and viewer.can_browse and request.method == "GET"):
                     return _refused(viewer, f"User {viewer.user} has the role MQWebAdminRO, which may display and browse but not change anything.")
             page_request = PageRequest(
-                request.method, path, tuple(unquote(group) if group is not None else "" for group in match.groups()), parse_qs(request.query, keep_blank_values=True), form, files,
+                method, path, tuple(unquote(group) if group is not None else "" for group in match.groups()), parse_qs(request.query, keep_blank_values=True), form, files,
                 hx=request.header("hx-request") == "true",
             )
             identity, messaging = _identities(principal, route.changes and not displays)
@@ -195,4 +197,4 @@ def _static(name: str, method: str) -> Response:
     if found is None:
         return Response(404, web.SECURITY_HEADERS)
     body, kind = found
-    return Response(200, (("Content-Type", kind), ("Cache-Control", "max-age=3600"), *web.SECURITY_HEADERS), body if method == "GET" else b"")
+    return Response(200, (("Content-Type", kind), ("Cache-Control", "max-age=3600"), *web.SECURITY_HEADERS), body)  # (HEAD: the shell sends no body)

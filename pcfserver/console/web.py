@@ -28,6 +28,10 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
+NEW = r"(?:\+|%2[Bb])new"
+"""The path segment of a create form (``/queues/+new``): "+" is in no MQ object name, so an object named "new" has
+its own page at ``/queues/new``.  (A pattern over the path as sent: "+" may arrive percent-encoded.)"""
+
 SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
     ("Content-Security-Policy", CSP),
     ("X-Content-Type-Options", "nosniff"),

@@ -293,7 +293,7 @@ class HttpServer:
             if self._stopping:
                 headers.append((b"connection", b"close"))
             await send({"type": "http.response.start", "status": response.status, "headers": headers})
-            await send({"type": "http.response.body", "body": response.body})
+            await send({"type": "http.response.body", "body": response.body if scope["method"] != "HEAD" else b""})
         finally:
             self._in_flight -= 1
             if not self._in_flight:

@@ -18,7 +18,7 @@ from pcfserver import mq, names
 from pcfserver.console import forms
 from pcfserver.console.commands import Ran, run_mqsc
 from pcfserver.console.messages import body_of, descriptor_rows, hex_id, parse_hex_id, preview, put_time
-from pcfserver.console.web import SECURITY_HEADERS, ConsoleContext, PageRequest, page, redirect, route
+from pcfserver.console.web import NEW, SECURITY_HEADERS, ConsoleContext, PageRequest, page, redirect, route
 from pcfserver.dialects import mqsc
 from pcfserver.engine.authority import operation_allowed
 from pcfserver.engine.messages import MessageDescriptor, MQIError
@@ -119,7 +119,7 @@ def _action(request: PageRequest) -> str:
 # -- create ----------------------------------------------------------------------------------------------------
 
 
-@route("GET", r"/queues/new")
+@route("GET", "/queues/" + NEW)
 def new_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
     if (refused := _read_only(ctx, "create queues")) is not None:
         return refused
@@ -130,7 +130,7 @@ def new_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
                 name="", errors={}, command="", ran=None)
 
 
-@route("POST", r"/queues/new")
+@route("POST", "/queues/" + NEW)
 def create_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
     noun = request.field("type", "QLOCAL").upper()
     noun = noun if noun in forms.QUEUE_NOUNS else "QLOCAL"
