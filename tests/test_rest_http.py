@@ -117,6 +117,39 @@ async def test_ibm_put_get_browse_example_flow(running: Running) -> None:
     assert (await running.http.get(running.url("APP.Q"))).status_code == 204
 
 
+async def test_each_answer_goes_out_in_one_write_head_and_body_together(running: Running, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A got message's head and body leave in one send (one segment, one wake-up of the client); a large body
+    goes on its own after the head; 100 Continue still goes first and at once."""
+    writes: list[bytes] = []
+    send_all = trio.SocketStream.send_all
+
+    async def recorded(self: trio.SocketStream, data: bytes | bytearray | memoryview) -> None:
+        writes.append(bytes(data))
+        await send_all(self, data)
+
+    monkeypatch.setattr(trio.SocketStream, "send_all", recorded)
+    body = "one write " * 20
+    assert (await running.put("APP.Q", body)).status_code == 201
+    writes.clear()
+    got = await running.get("APP.Q")
+    assert (got.status_code, got.text) == (200, body)
+    answers = [w for w in writes if w.startswith(b"HTTP/1.1 ")]
+    assert len(answers) == 1 and answers[0].endswith(body.encode()), writes
+    big = "b" * 100_000
+    assert (await running.put("APP.Q", big)).status_code == 201
+    writes.clear()
+    assert (await running.get("APP.Q")).text == big
+    [head] = [w for w in writes if w.startswith(b"HTTP/1.1 ")]
+    assert head.endswith(b"\r\n\r\n") and big.encode() in writes
+    async with await trio.open_tcp_stream(HOST, running.port) as raw:  # a client that waits for 100 Continue
+        head = f"POST {running.url('APP.Q')} HTTP/1.1\r\nHost: x\r\nibm-mq-rest-csrf-token: x\r\nContent-Type: text/plain\r\n"
+        await raw.send_all(f"{head}Content-Length: 1\r\nExpect: 100-continue\r\n\r\n".encode())
+        with trio.fail_after(10):
+            assert (await raw.receive_some(4096)).startswith(b"HTTP/1.1 100 ")
+            await raw.send_all(b"x")
+            assert (await raw.receive_some(4096)).startswith(b"HTTP/1.1 201 ")
+
+
 async def test_descriptor_headers_on_the_way_in_and_out(running: Running) -> None:
     correl = "0123456789abcdef" * 3
     put = await running.put(

@@ -31,6 +31,7 @@ from typing import Any, cast
 import trio
 from hypercorn.app_wrappers import ASGIWrapper
 from hypercorn.config import Config as HypercornConfig
+from hypercorn.events import Closed, Event, RawData
 from hypercorn.trio.tcp_server import TCPServer
 from hypercorn.trio.worker_context import WorkerContext
 from hypercorn.typing import ConnectionState
@@ -113,13 +114,42 @@ class _Operation(Job):
         await trio.lowlevel.wait_task_rescheduled(self._abort)
 
 
+_JOIN_LIMIT = 64 * 1024  # a response's body up to this size goes out in one send with its head
+
+
 class _TCPServer(TCPServer):
-    """hypercorn's connection, except that a peer that closes frees its slot at once (hypercorn
-    keeps the task until its keep-alive timer runs out, which would count against the cap)."""
+    """hypercorn's connection, except that:
+
+    - a peer that closes frees its slot at once (hypercorn keeps the task until its keep-alive timer runs out,
+      which would count against the cap);
+    - a final response's head waits for what follows it (its body, or the empty end of a body-less answer) and
+      goes out in the same send: hypercorn sends each part on its own, so a message's body used to cost a
+      second send and a second wake-up of the client, and a client without TCP_NODELAY could wait for a
+      delayed ACK between them.  (Informational heads, 100 Continue, go at once: the client waits for them.)"""
+
+    _held = b""
 
     async def _read_data(self) -> None:
         await super()._read_data()
         await self.idle_task.stop()
+
+    async def protocol_send(self, event: Event) -> None:
+        if type(event) is RawData:
+            data = event.data
+            held = self._held
+            if held:
+                self._held = b""
+                if len(data) <= _JOIN_LIMIT:
+                    event = RawData(held + data)
+                else:
+                    await super().protocol_send(RawData(held))
+            elif data[:7] == b"HTTP/1." and data[9:10] != b"1" and data[-4:] == b"\r\n\r\n":
+                self._held = data
+                return
+        elif type(event) is Closed and self._held:
+            held, self._held = self._held, b""
+            await super().protocol_send(RawData(held))
+        await super().protocol_send(event)
 
 
 class HttpServer:
@@ -293,7 +323,7 @@ class HttpServer:
             if self._stopping:
                 headers.append((b"connection", b"close"))
             await send({"type": "http.response.start", "status": response.status, "headers": headers})
-            await send({"type": "http.response.body", "body": response.body if scope["method"] != "HEAD" else b""})
+            await send({"type": "http.response.body", "body": response.body})  # (hypercorn sends none for HEAD)
         finally:
             self._in_flight -= 1
             if not self._in_flight:
