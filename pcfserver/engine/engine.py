@@ -32,7 +32,7 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.engine import audit, authrecs, chlauth, escape, move, objects, operations, queue_status, responses
+from pcfserver.engine import audit, authrecs, chlauth, escape, move, objects, operations, queue_status, responses, status_filter
 from pcfserver.engine.authority import AuthorityRecords, Identity, command_allowed, operation_allowed
 from pcfserver.engine.filters import GENERIC_NAME as _GENERIC_NAME
 from pcfserver.engine.filters import OBJECT_NAME as _OBJECT_NAME
@@ -96,6 +96,11 @@ _STRING_OPERATORS = _INT_OPERATORS | {mq.MQCFOP_LIKE, mq.MQCFOP_NOT_LIKE}
 _PARSED_ENTRIES = 4096
 _PARSE_WINDOW = 1024
 _PARSE_REST = 8
+
+
+def _selector_of(cmd: CommandSpec) -> int | None:
+    """The parameter that lists what an inquiry shows (its values include MQIACF_ALL), if it has one."""
+    return next((p.pid for p in cmd.params.values() if p.selectors is not None and mq.MQIACF_ALL in p.selectors), None)
 
 
 class _Parsed:
@@ -531,6 +536,8 @@ class Engine:
             parsed = self._parse(cmd_spec, command)
             if self._identity is not None and not command_allowed(self.authority, self._identity, command.command, parsed.values, self._qmgr_name):
                 raise _Reject(mq.MQRC_NOT_AUTHORIZED)
+            if parsed.filter is not None and cmd_spec.filter_table:
+                return status_filter.run_filtered(self._handlers[command.command], command, parsed, _selector_of(cmd_spec))
             return self._handlers[command.command](command, parsed)
         except _Reject as reject:
             self._tx.rollback_to(mark)  # a refusal after a change (a hook's: DEFINE SUB's managed queue) leaves nothing
@@ -719,7 +726,7 @@ class Engine:
             raise _Reject(mq.MQRCCF_STRUCTURE_TYPE_ERROR, pid)
         if current is not None:
             raise _Reject(mq.MQRCCF_TOO_MANY_FILTERS, pid)
-        attr = self._spec.attributes_of(cmd.kind).get(pid)
+        attr = self._spec.attributes_of(cmd.filter_table or cmd.kind).get(pid)
         wanted = "MQCFIN" if cls is IntegerFilter else "MQCFST"
         if attr is None or attr.zos or attr.struct != wanted:
             raise _Reject(PARM_ID_REASON[cls], pid)

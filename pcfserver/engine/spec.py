@@ -174,6 +174,7 @@ class CommandSpec:
     allow_filter: bool
     set_attributes: frozenset[int] = field(default_factory=frozenset)
     kind: str = "queue"  # the object the command acts on: queue, or a kind of formats/kinds.tsv (its filters' table)
+    filter_table: str = ""  # a status table its filter is on instead ("@filter:chstatus"): see Spec.attributes_of
     subtype: int = mq.MQIA_Q_TYPE  # the parameter whose value decides which attributes apply (QType, ChannelType)
 
 
@@ -220,6 +221,11 @@ class Spec:
         if found is not None:
             return found.attributes
         return self.records.get(kind, self.queue_attributes)
+
+
+# The cells a status table may leave out (formats/queue-status-attributes.tsv has only name, parameter, struct, mqsc,
+# max_length): its rows are read as display-only attributes of every platform.
+_FILTER_ROW = {"values": "", "range": "", "default": "", "type_defaults": "", "applies_to": "", "access": "inquire", "platforms": "all"}
 
 
 # Tables that are not kinds of named object but give their commands' filters their attributes (the commands with
@@ -444,6 +450,9 @@ def spec() -> Spec:
     qmgr_attrs = {a.pid: a for a in map(_qmgr_attribute, read_table("qmgr-attributes.tsv"))}
     objects = {kind: _object_spec(kind) for kind in kinds.keys()}
     records = {table: {a.pid: a for a in map(_object_attribute, read_table(f"{table}-attributes.tsv"))} for table in RECORD_TABLES}
+    # The status tables, for the filters of the status inquiries (their rows: at least name, parameter, struct, max_length).
+    for table_name in ("queue-status", *STATUS_TABLES):
+        records[table_name] = {a.pid: a for a in (_object_attribute(_FILTER_ROW | row) for row in read_table(f"{table_name}-attributes.tsv"))}
     all_value = mq.MQIACF_ALL
     selectors = {
         "@queue-selectors": frozenset(
@@ -467,6 +476,7 @@ def spec() -> Spec:
     for name, rows in rows_by_command.items():
         params: dict[int, Param] = {}
         allow_filter = False
+        filter_table = ""
         set_attrs: list[int] = []
         code = constants().values[name]
         kind = command_kind(code)
@@ -476,8 +486,11 @@ def spec() -> Spec:
             parameter = row["parameter"]
             if not parameter:
                 continue
-            if parameter == "@filter":
+            if parameter == "@filter" or parameter.startswith("@filter:"):
                 allow_filter = True
+                filter_table = parameter.partition(":")[2]
+                if filter_table and filter_table not in records:
+                    raise ValueError(f"commands.tsv: {name} filters on an unknown table {filter_table}")
                 continue
             if parameter in groups:
                 for attr in groups[parameter].values():
@@ -503,6 +516,7 @@ def spec() -> Spec:
             required=required,
             max_params=usable + (1 if allow_filter else 0),
             allow_filter=allow_filter,
+            filter_table=filter_table,
             set_attributes=frozenset(set_attrs),
             kind=kind,
             subtype=subtype,

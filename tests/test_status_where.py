@@ -1,0 +1,114 @@
+"""WHERE on the status inquiries: DISPLAY QSTATUS / SBSTATUS / TPSTATUS / CONN ... WHERE(...) in MQSC, and one
+MQCFIF/MQCFSF filter on PCF Inquire Queue / Subscription / Topic Status and Inquire Connection (pcfserver/engine/
+status_filter.py): the instances shown are those whose field passes, even a field the inquiry was not asked to show."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine_support import mqsc_output as run
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pcfserver import mq, open_queue_manager
+from pcfserver.codec import IntegerFilter, IntegerList, Message, String, StringFilter
+from pcfserver.dialects import run_script
+from pcfserver.qmgr import QueueManager
+
+SETUP = """DEFINE QLOCAL(W.EMPTY)
+DEFINE QLOCAL(W.ONE)
+DEFINE QLOCAL(W.THREE)
+DEFINE QLOCAL(W.SUBQ)
+DEFINE SUB(W.GOLF) TOPICSTR('w/golf') DEST(W.SUBQ)
+DEFINE SUB(W.TENNIS) TOPICSTR('w/tennis') DEST(W.SUBQ)
+"""
+
+
+def loaded(qm: QueueManager) -> None:
+    assert run_script(SETUP, qm.engine.execute).exit_code == 0
+    with qm.session(appl_name="loader") as s:
+        s.put("W.ONE", b"1")
+        for body in (b"a", b"b", b"c"):
+            s.put("W.THREE", body)
+        s.publish("w/golf", b"g1")
+        s.publish("w/golf", b"g2")
+
+
+def shown(lines: list[str], keyword: str) -> list[str]:
+    return re.findall(rf"\b{keyword}\(([^)]*)\)", "\n".join(lines))
+
+
+def inquire(qm: QueueManager, command: int, *params: Any) -> list[Message]:
+    return qm.engine.execute(Message(command, tuple(params), version=3))  # filters need MQCFH version 3
+
+
+def test_display_qstatus_where_keeps_the_queues_whose_depth_passes() -> None:
+    with open_queue_manager() as qm:
+        loaded(qm)
+        assert shown(run(qm.engine, "DISPLAY QSTATUS(W.*) WHERE(CURDEPTH GT 0)"), "QUEUE") == ["W.ONE", "W.SUBQ", "W.THREE"]
+        assert shown(run(qm.engine, "DISPLAY QSTATUS(W.*) WHERE(CURDEPTH GE 3)"), "QUEUE") == ["W.THREE"]
+        assert shown(run(qm.engine, "DISPLAY QSTATUS(W.*) WHERE(CURDEPTH EQ 0)"), "QUEUE") == ["W.EMPTY"]
+        none = run(qm.engine, "DISPLAY QSTATUS(W.*) WHERE(CURDEPTH GT 99)")
+        assert not shown(none, "QUEUE") and not any("AMQ8405I" in line for line in none)  # no instance, no syntax error
+
+
+def test_sbstatus_and_tpstatus_where_on_counts() -> None:
+    with open_queue_manager() as qm:
+        loaded(qm)
+        assert shown(run(qm.engine, "DISPLAY SBSTATUS(W.*) WHERE(NUMMSGS GT 0)"), "SUB") == ["W.GOLF"]
+        assert shown(run(qm.engine, "DISPLAY SBSTATUS(W.*) WHERE(NUMMSGS EQ 0)"), "SUB") == ["W.TENNIS"]
+        assert shown(run(qm.engine, "DISPLAY TPSTATUS('w/#') WHERE(SUBCOUNT GE 1)"), "TOPICSTR") == ["w/golf", "w/tennis"]
+
+
+def test_a_filter_on_a_field_not_asked_for_still_selects() -> None:
+    """PCF Inquire Subscription Status asking for the name only, filtered on the message count."""
+    with open_queue_manager() as qm:
+        loaded(qm)
+        answers = inquire(
+            qm, mq.MQCMD_INQUIRE_SUB_STATUS, String(mq.MQCACF_SUB_NAME, "W.*"), IntegerList(mq.MQIACF_SUB_STATUS_ATTRS, (mq.MQCACF_SUB_NAME,)),
+            IntegerFilter(mq.MQIACF_MESSAGE_COUNT, mq.MQCFOP_GREATER, 1),
+        )
+        assert [a.str_value(mq.MQCACF_SUB_NAME).strip() for a in answers] == ["W.GOLF"]
+        assert answers[0].get(mq.MQIACF_MESSAGE_COUNT) is None  # not asked for: not shown
+        assert [a.control for a in answers] == [mq.MQCFC_LAST] and answers[0].msg_seq_number == 1
+
+
+def test_string_filters_and_connections() -> None:
+    with open_queue_manager() as qm:
+        loaded(qm)
+        with qm.session(appl_name="watcher"):
+            tags = [a.str_value(mq.MQCACF_APPL_TAG).strip() for a in inquire(
+                qm, mq.MQCMD_INQUIRE_CONNECTION, StringFilter(mq.MQCACF_APPL_TAG, mq.MQCFOP_LIKE, "watch*"))]
+            assert tags == ["watcher"]
+            assert shown(run(qm.engine, "DISPLAY CONN(*) ALL WHERE(APPLTAG EQ 'watcher')"), "APPLTAG") == ["watcher"]
+        queues = inquire(qm, mq.MQCMD_INQUIRE_Q_STATUS, String(mq.MQCA_Q_NAME, "W.*"), StringFilter(mq.MQCA_Q_NAME, mq.MQCFOP_NOT_LIKE, "W.T*"))
+        assert [a.str_value(mq.MQCA_Q_NAME).strip() for a in queues] == ["W.EMPTY", "W.ONE", "W.SUBQ"]
+
+
+def test_filters_the_status_table_does_not_have_are_refused() -> None:
+    with open_queue_manager() as qm:
+        loaded(qm)
+        # MaxQDepth is a queue attribute, not a queue status field
+        wrong = inquire(qm, mq.MQCMD_INQUIRE_Q_STATUS, String(mq.MQCA_Q_NAME, "W.*"), IntegerFilter(mq.MQIA_MAX_Q_DEPTH, mq.MQCFOP_EQUAL, 5))
+        assert (wrong[0].reason, wrong[0].int_value(mq.MQIACF_PARAMETER_ID)) == (mq.MQRCCF_CFIF_PARM_ID_ERROR, mq.MQIA_MAX_Q_DEPTH)
+        two = inquire(
+            qm, mq.MQCMD_INQUIRE_Q_STATUS, String(mq.MQCA_Q_NAME, "W.*"),
+            IntegerFilter(mq.MQIA_CURRENT_Q_DEPTH, mq.MQCFOP_EQUAL, 1), IntegerFilter(mq.MQIA_OPEN_INPUT_COUNT, mq.MQCFOP_EQUAL, 0),
+        )
+        assert two[0].reason == mq.MQRCCF_TOO_MANY_FILTERS
+        syntax = run(qm.engine, "DISPLAY QSTATUS(W.*) WHERE(MAXDEPTH GT 0)")
+        assert any("AMQ8405I" in line for line in syntax)
+
+
+@settings(max_examples=40, deadline=None)
+@given(threshold=st.integers(min_value=-1, max_value=5), operator=st.sampled_from(["LT", "GT", "EQ", "NE", "LE", "GE"]))
+def test_where_agrees_with_the_unfiltered_display(threshold: int, operator: str) -> None:
+    """Whatever the operator and value, WHERE shows exactly the queues the whole display shows with a passing depth."""
+    tests = {"LT": int.__lt__, "GT": int.__gt__, "EQ": int.__eq__, "NE": int.__ne__, "LE": int.__le__, "GE": int.__ge__}
+    with open_queue_manager() as qm:
+        loaded(qm)
+        everything = inquire(qm, mq.MQCMD_INQUIRE_Q_STATUS, String(mq.MQCA_Q_NAME, "W.*"))
+        expected = [a.str_value(mq.MQCA_Q_NAME).strip() for a in everything if tests[operator](a.int_value(mq.MQIA_CURRENT_Q_DEPTH), threshold)]
+        lines = run(qm.engine, f"DISPLAY QSTATUS(W.*) WHERE(CURDEPTH {operator} {threshold})")
+        assert shown(lines, "QUEUE") == expected
