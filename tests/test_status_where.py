@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from pcfserver import mq, open_queue_manager
 from pcfserver.codec import IntegerFilter, IntegerList, Message, String, StringFilter
 from pcfserver.dialects import run_script
+from pcfserver.engine import open_engine
 from pcfserver.qmgr import QueueManager
 
 SETUP = """DEFINE QLOCAL(W.EMPTY)
@@ -112,3 +113,19 @@ def test_where_agrees_with_the_unfiltered_display(threshold: int, operator: str)
         expected = [a.str_value(mq.MQCA_Q_NAME).strip() for a in everything if tests[operator](a.int_value(mq.MQIA_CURRENT_Q_DEPTH), threshold)]
         lines = run(qm.engine, f"DISPLAY QSTATUS(W.*) WHERE(CURDEPTH {operator} {threshold})")
         assert shown(lines, "QUEUE") == expected
+
+
+def test_display_chstatus_where_status() -> None:
+    """Two senders started (retrying: their partner is not there), one stopped: WHERE picks by STATUS."""
+    engine = open_engine(None)
+    script = """DEFINE QLOCAL(XQ) USAGE(XMITQ)
+DEFINE CHANNEL(TO.A) CHLTYPE(SDR) CONNAME('a.example(1414)') XMITQ(XQ)
+DEFINE CHANNEL(TO.B) CHLTYPE(SDR) CONNAME('b.example(1414)') XMITQ(XQ)
+START CHANNEL(TO.A)
+START CHANNEL(TO.B)
+STOP CHANNEL(TO.B)
+"""
+    assert run_script(script, engine.execute).exit_code == 0
+    assert shown(run(engine, "DISPLAY CHSTATUS(*) WHERE(STATUS EQ STOPPED)"), "CHANNEL") == ["TO.B"]
+    assert shown(run(engine, "DISPLAY CHSTATUS(*) WHERE(STATUS NE STOPPED)"), "CHANNEL") == ["TO.A"]
+    assert shown(run(engine, "DISPLAY CHSTATUS(TO.*) WHERE(CONNAME LK 'a.*')"), "CHANNEL") == ["TO.A"]
