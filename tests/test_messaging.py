@@ -309,3 +309,33 @@ def test_put_date_and_time_are_the_gmt_of_the_clock_whatever_came_before(clocks:
     for now in clocks:
         # (a clock within a nanosecond of a hundredth's edge may be read on either side of it)
         assert _gmt(now) in {reference(now - 1e-9), reference(now), reference(now + 1e-9)}
+
+
+def test_an_embedded_call_that_fails_raises_its_reason_and_a_bug_changes_nothing() -> None:
+    """execute_operation: an MQI failure is raised as it is, after what the call did before it is made durable; an
+    unexpected exception undoes the whole call and is MQRC_UNEXPECTED_ERROR; the queue manager goes on either way."""
+    with open_queue_manager() as qm:
+        engine = qm.engine
+        layer = engine.messaging
+        session = layer.open_session("test")
+        engine.execute(create("BUG.Q"))
+
+        def put_then_fail() -> None:
+            layer.put(session, "BUG.Q", b"kept")
+            raise MQIError(mq.MQRC_Q_FULL)
+
+        def put_then_crash() -> None:
+            layer.put(session, "BUG.Q", b"undone")
+            raise RuntimeError("a bug")
+
+        with pytest.raises(MQIError) as failed:
+            engine.execute_operation(put_then_fail)
+        assert failed.value.reason == mq.MQRC_Q_FULL
+        with pytest.raises(MQIError) as crashed:
+            engine.execute_operation(put_then_crash)
+        assert crashed.value.reason == mq.MQRC_UNEXPECTED_ERROR
+        with qm.session() as s:
+            assert s.get("BUG.Q")[1] == b"kept"
+            with pytest.raises(MQIError) as empty:
+                s.get("BUG.Q")
+            assert empty.value.reason == mq.MQRC_NO_MSG_AVAILABLE

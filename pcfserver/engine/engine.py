@@ -404,7 +404,16 @@ class Engine:
         tx = self._tx
         if tx.undo or tx.ops:
             tx.take()
-        result = self._attempt(action, args)  # (the arguments apart: no partial or closure to make per MQI call)
+        # _attempt written out (one frame less per MQI call); the arguments apart: no partial or closure per call
+        failed: MQIError | None = None
+        try:
+            result = action(*args)
+        except MQIError as exc:
+            failed = exc
+        except Exception:
+            log.exception("message operation failed unexpectedly")
+            tx.rollback_to((0, 0))
+            failed = MQIError(mq.MQRC_UNEXPECTED_ERROR)
         ops = tx.ops
         if ops:
             undo, ops = tx.take()
@@ -415,8 +424,8 @@ class Engine:
                 raise MQIError(mq.MQRC_RESOURCE_PROBLEM) from exc
         elif tx.undo:
             tx.undo.clear()  # (nobody else holds this list: take() was not called on it)
-        if isinstance(result, MQIError):
-            raise result
+        if failed is not None:
+            raise failed
         return result
 
     # ------------------------------------------------------------------ time
