@@ -28,9 +28,10 @@ CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
-NEW = r"(?:\+|%2[Bb])new"
+NEW_SEGMENT = "+new"
 """The path segment of a create form (``/queues/+new``): "+" is in no MQ object name, so an object named "new" has
-its own page at ``/queues/new``.  (A pattern over the path as sent: "+" may arrive percent-encoded.)"""
+its own page at ``/queues/new``.  Pages and templates (``new_segment``) name it from here."""
+NEW = r"(?:\+|%2[Bb])new"  # NEW_SEGMENT as a route pattern over the path as sent ("+" may arrive percent-encoded)
 
 SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
     ("Content-Security-Policy", CSP),
@@ -167,6 +168,7 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.globals["prefix"] = PREFIX
+    env.globals["new_segment"] = NEW_SEGMENT
     env.globals["nav"] = nav
     env.filters["q"] = lambda s: quote(str(s), safe="")
     env.globals["urlencode"] = lambda **kw: urlencode({k: v for k, v in kw.items() if v not in ("", None)})

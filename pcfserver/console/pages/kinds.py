@@ -16,7 +16,7 @@ from functools import cache
 from pcfserver import kinds, mq
 from pcfserver.console import forms
 from pcfserver.console.commands import Ran, run_mqsc
-from pcfserver.console.web import PAGE_SIZES, ConsoleContext, ListQuery, PageRequest, page, route
+from pcfserver.console.web import NEW_SEGMENT, PAGE_SIZES, ConsoleContext, ListQuery, PageRequest, page, route
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.keywords import attribute, from_pcf_value, word_for, words_of
 from pcfserver.dialects.tables import object_attributes
@@ -317,10 +317,10 @@ def kind_detail(ctx: ConsoleContext, request: PageRequest) -> Response:
     view = _view(ctx, request)
     if isinstance(view, Response):
         return view
-    changing = request.params[1] == "+new" or request.arg("edit") == "1"
+    changing = request.params[1] == NEW_SEGMENT or request.arg("edit") == "1"
     if changing and not ctx.viewer.can_change:
         return page(ctx, "message.html", 403, title="Not allowed", text=f"User {ctx.viewer.user} may display but not change anything.")
-    if request.params[1] == "+new":
+    if request.params[1] == NEW_SEGMENT:
         return create_form(ctx, request, view)
     record = _record(ctx, view, request.params[1])
     if isinstance(record, Response):
@@ -352,7 +352,7 @@ def kind_command(ctx: ConsoleContext, request: PageRequest) -> Response:
     view = _view(ctx, request)
     if isinstance(view, Response):
         return view
-    if request.params[1] == "+new":
+    if request.params[1] == NEW_SEGMENT:
         return create(ctx, request, view)
     name = request.params[1]
     record = _record(ctx, view, name)
