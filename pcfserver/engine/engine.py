@@ -350,17 +350,21 @@ class Engine:
         undo, ops = tx.take()
         return result, Batch((), [], [], undo, ops)
 
-    def _attempt(self, action: Callable[..., _T], args: tuple[object, ...] = ()) -> _T | MQIError:
-        """``action(*args)`` on the transaction (empty when called): its result or MQIError; any other exception
-        undoes what it recorded and is MQRC_UNEXPECTED_ERROR."""
+    def _attempt(self, action: Callable[[], _T]) -> _T | MQIError:
+        """``action`` on the transaction (empty when called): its result or MQIError; any other exception undoes
+        what it recorded and is MQRC_UNEXPECTED_ERROR (``execute_operation`` has the same written out)."""
         try:
-            return action(*args)
+            return action()
         except MQIError as exc:
             return exc
         except Exception:
-            log.exception("message operation failed unexpectedly")
-            self._tx.rollback_to((0, 0))
-            return MQIError(mq.MQRC_UNEXPECTED_ERROR)
+            return self._unexpected_failure()
+
+    def _unexpected_failure(self) -> MQIError:
+        """What a message-layer call that raised something other than MQIError answers, once its changes are undone."""
+        log.exception("message operation failed unexpectedly")
+        self._tx.rollback_to((0, 0))
+        return MQIError(mq.MQRC_UNEXPECTED_ERROR)
 
     def apply_command(self, command: Message, identity: Identity | None = None, origin: audit.Origin | None = None) -> list[Message]:
         """One PCF command inside an operation being applied (``apply_operation``), under ``identity``:
@@ -411,9 +415,7 @@ class Engine:
         except MQIError as exc:
             failed = exc
         except Exception:
-            log.exception("message operation failed unexpectedly")
-            tx.rollback_to((0, 0))
-            failed = MQIError(mq.MQRC_UNEXPECTED_ERROR)
+            failed = self._unexpected_failure()
         ops = tx.ops
         if ops:
             undo, ops = tx.take()
