@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +21,7 @@ from pcfserver.codec import Integer, Message, String
 from pcfserver.engine import open_engine
 from pcfserver.engine.engine import Engine
 from pcfserver.server import ServerConfig
+from pcfserver.server.logs import LOGGER_NAME, AccessLines, JsonFormatter, TextFormatter
 from pcfserver.server.service import Service
 
 HOST = "127.0.0.1"
@@ -254,6 +257,86 @@ async def test_a_wait_that_ends_without_a_message_answers_204_and_others_go_on(r
         other = await running.put("OTHER.Q", "x")
         assert other.status_code == 404
     assert results == [204]
+
+
+# -- the access log ------------------------------------------------------------------------
+
+
+class _Lines(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[str] = []
+        self.setFormatter(JsonFormatter())
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.extend(self.format(record).splitlines())
+
+    def http(self) -> list[dict[str, Any]]:
+        return [row for row in map(json.loads, self.lines) if row.get("event") == "http"]
+
+
+async def test_one_access_line_per_request_written_soon_also_while_a_get_waits(running: Running) -> None:
+    handler = _Lines()
+    logger = logging.getLogger(LOGGER_NAME)
+    logger.addHandler(handler)
+    old_level = logger.level
+    logger.setLevel(logging.INFO)
+    await running.pcf_command(create("LOG.Q"))
+    try:
+        assert (await running.put("LOG.Q", "alone")).status_code == 201
+        with trio.fail_after(5):  # no other request in progress: written once its answer has gone
+            while not handler.http():
+                await trio.sleep(0.001)
+        async with trio.open_nursery() as nursery:
+
+            async def waiting_get() -> None:
+                assert (await running.get("APP.Q", 2, "wait=15000")).text == "released"
+
+            nursery.start_soon(waiting_get)
+            for _ in range(200):  # the get waits on the queue (its request in progress)
+                await trio.sleep(0.01)
+                if (await queue_status(running, "APP.Q"))[mq.MQIA_OPEN_INPUT_COUNT] == 1:
+                    break
+            assert (await running.put("LOG.Q", "one")).status_code == 201
+            assert (await running.get("LOG.Q", 3)).status_code == 200
+            with trio.fail_after(5):  # written while the get still waits, a moment later
+                while len(handler.http()) < 3:
+                    await trio.sleep(0.01)
+            assert (await running.put("APP.Q", "released")).status_code == 201
+        with trio.fail_after(5):
+            while len(handler.http()) < 5:
+                await trio.sleep(0.01)
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)
+    rows = handler.http()
+    assert [(r["command"], r["queue"], r["reason"]) for r in rows] == [
+        ("POST put", running.url("LOG.Q"), "201"),
+        ("POST put", running.url("LOG.Q"), "201"),
+        ("DELETE get", running.url("LOG.Q", 3), "200"),
+        ("POST put", running.url("APP.Q"), "201"),
+        ("DELETE get", running.url("APP.Q"), "200"),
+    ]
+    assert all(r["peer"].startswith("127.0.0.1:") and isinstance(r["us"], int) and r["level"] == "info" for r in rows)
+    assert rows[-1]["us"] > rows[-2]["us"]  # the get waited for the put
+    assert rows[0]["msg"] == f"{rows[0]['peer']} POST {running.url('LOG.Q')} put 201 {rows[0]['us']}us"
+    assert [r["time"] for r in rows] == sorted(r["time"] for r in rows)
+
+
+def test_batched_access_lines_keep_each_request_s_time_in_text_and_json() -> None:
+    first, second = 1_764_000_000.25, 1_764_000_001.5
+    lines = AccessLines([(first, "127.0.0.1:1", "POST", "/q", "put", 201, 7), (second, "127.0.0.1:2", "GET", "/ibmmq/console/", "", 200, 9)])
+    record = logging.LogRecord(LOGGER_NAME, logging.INFO, __file__, 0, lines, None, None)
+    assert TextFormatter().format(record).splitlines() == [
+        time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(first)) + ".250Z INFO 127.0.0.1:1 POST /q put 201 7us",
+        time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)) + ".500Z INFO 127.0.0.1:2 GET /ibmmq/console/ - 200 9us",
+    ]
+    rows = [json.loads(line) for line in JsonFormatter().format(record).splitlines()]
+    assert [r["time"][-5:] for r in rows] == [".250Z", ".500Z"]
+    assert rows[1] == {
+        "time": rows[1]["time"], "level": "info", "msg": "127.0.0.1:2 GET /ibmmq/console/ - 200 9us", "event": "http",
+        "peer": "127.0.0.1:2", "command": "GET -", "queue": "/ibmmq/console/", "reason": "200", "us": 9,
+    }
 
 
 # -- refusals --------------------------------------------------------------------------------

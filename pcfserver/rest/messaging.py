@@ -173,6 +173,8 @@ class MessagingApi:
 
 def _query(text: str, allowed: frozenset[str]) -> dict[str, str]:
     out: dict[str, str] = {}
+    if not text:  # (most requests carry none: parse_qsl of nothing cost a sixth of routing a put)
+        return out
     for key, value in parse_qsl(text, keep_blank_values=True):
         if key not in allowed:
             raise BadRequest(error("bad_query", key, "given here"))

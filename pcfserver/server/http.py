@@ -57,7 +57,10 @@ from pcfserver.server.logs import LOGGER_NAME, AccessLog
 from pcfserver.server.tls import certificate_user
 
 log = logging.getLogger(LOGGER_NAME)
-_access = AccessLog(log)
+# The access log's lines wait at most this long, or for this many more, while other requests are in progress
+# (logs.AccessLog: written when no request is in progress).
+ACCESS_DELAY = 0.1
+ACCESS_BATCH = 64
 APPL_NAME = "pcfserver REST"
 CONSOLE_APPL_NAME = "pcfserver console"  # the PutApplName of a message put in the web console
 _Scope = dict[str, Any]
@@ -189,6 +192,8 @@ class HttpServer:
         self._in_flight = 0  # requests being answered (from their head to their last body byte sent)
         self._answered = trio.Event()
         self._waits: set[trio.Event] = set()
+        self._access = AccessLog(log)
+        self._access_due = trio.Event()
         self._context = WorkerContext(None)
         self._hypercorn = HypercornConfig()
         self._hypercorn.keep_alive_timeout = self.config.idle_timeout
@@ -237,6 +242,7 @@ class HttpServer:
                                     acceptors.start_soon(self._accept_loop, listener, connections)
 
                     connections.start_soon(accept_all)
+                    connections.start_soon(self._write_access_lines)
                     task_status.started(self.address)
                     await self._stop.wait()
                     accepting.cancel()
@@ -253,6 +259,7 @@ class HttpServer:
                 if self._owns_committer:
                     self.committer.close()
         finally:
+            self._access.flush()
             for listener in listeners:
                 await listener.aclose()
             for session in (self._session, *self._sessions.values()):
@@ -329,15 +336,21 @@ class HttpServer:
             if not self._in_flight:
                 self._answered.set()
         self.requests += 1
-        if _access.enabled():
-            method, path = scope["method"], request.path if request else scope.get("path", "")
-            us = int((time.perf_counter() - started) * 1e6)
-            command = f"{method} {kind or '-'}"
-            # The line made here (no %-arguments for the record to format again).
-            _access.write(
-                f"{peer} {method} {path} {kind or '-'} {response.status} {us}us",
-                {"event": "http", "peer": peer, "command": command, "queue": path, "reason": str(response.status), "us": us},
-            )
+        access = self._access
+        if access.enabled():
+            access.add(peer, scope["method"], request.path if request else scope.get("path", ""), kind, response.status, int((time.perf_counter() - started) * 1e6))
+            if not self._in_flight or len(access.pending) >= ACCESS_BATCH:
+                access.flush()
+            elif len(access.pending) == 1:
+                self._access_due.set()
+
+    async def _write_access_lines(self) -> None:
+        """Writes the access lines kept while other requests were in progress, ``ACCESS_DELAY`` after the first."""
+        while True:
+            await self._access_due.wait()
+            await trio.sleep(ACCESS_DELAY)
+            self._access_due = trio.Event()
+            self._access.flush()
 
     async def _respond(self, scope: _Scope, receive: _Receive, peer: str) -> tuple[Response, Request | None, str]:
         cfg = self.config
