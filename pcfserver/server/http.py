@@ -128,7 +128,8 @@ class _TCPServer(TCPServer):
     - a final response's head waits for what follows it (its body, or the empty end of a body-less answer) and
       goes out in the same send: hypercorn sends each part on its own, so a message's body used to cost a
       second send and a second wake-up of the client, and a client without TCP_NODELAY could wait for a
-      delayed ACK between them.  (Informational heads, 100 Continue, go at once: the client waits for them.)"""
+      delayed ACK between them.  (Informational heads, 100 Continue, go at once: the client waits for them.)
+    - the empty end of a response whose body went already is not sent at all."""
 
     _held = b""
 
@@ -148,6 +149,8 @@ class _TCPServer(TCPServer):
                     await super().protocol_send(RawData(held))
             elif data[:7] == b"HTTP/1." and data[9:10] != b"1" and data[-4:] == b"\r\n\r\n":
                 self._held = data
+                return
+            elif not data:  # the empty end of a body sent already: nothing to send (a lock and a send_all's schedule points)
                 return
         elif type(event) is Closed and self._held:
             held, self._held = self._held, b""
