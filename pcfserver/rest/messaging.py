@@ -58,6 +58,7 @@ _QUERY = {
 _PERSISTENCE = {"persistent": mq.MQPER_PERSISTENT, "nonpersistent": mq.MQPER_NOT_PERSISTENT}
 _PERSISTENCE_NAMES = {mq.MQPER_PERSISTENT: "persistent", mq.MQPER_NOT_PERSISTENT: "nonPersistent"}
 _NOT_PERSISTENT = mq.MQPER_NOT_PERSISTENT
+_MD_HEADERS = frozenset({"ibm-mq-md-persistence", "ibm-mq-md-expiry", "ibm-mq-md-correlationid", "ibm-mq-md-replyto", "ibm-mq-md-priority"})
 _UNLIMITED = mq.MQEI_UNLIMITED
 
 
@@ -237,32 +238,19 @@ def _sent(request: Request, version: int) -> _Sent:
     """The body's media type and character set checked, and the ibm-mq-md-* (v3 also ibm-mq-usr-*) headers read:
     the same for a put to a queue and a publication on a topic.  One pass over the headers (the first of each name
     counts, as ``Request.header`` reads it)."""
-    content_type = persistence_text = expiry_text = correl_text = reply_text = priority_text = None
+    content_type: str | None = None
+    md: dict[str, str] = {}  # the ibm-mq-md-* headers read, by name
     properties: list[tuple[str, str]] = []
     nameless: tuple[str, str] | None = None  # an ibm-mq-usr- header without a name (refused after the others' checks)
     for key, value in request.headers:
         if key[:7] == "ibm-mq-":
-            if key == "ibm-mq-md-persistence":
-                if persistence_text is None:
-                    persistence_text = value
-            elif key == "ibm-mq-md-expiry":
-                if expiry_text is None:
-                    expiry_text = value
-            elif key == "ibm-mq-md-correlationid":
-                if correl_text is None:
-                    correl_text = value
-            elif key == "ibm-mq-md-replyto":
-                if reply_text is None:
-                    reply_text = value
-            elif version >= 3:
-                if key == "ibm-mq-md-priority":
-                    if priority_text is None:
-                        priority_text = value
-                elif key.startswith(USER_PREFIX):
-                    name = key[len(USER_PREFIX) :]
-                    if not name and nameless is None:
-                        nameless = (key, value)
-                    properties.append((name, value))
+            if key in _MD_HEADERS:
+                md.setdefault(key, value)
+            elif version >= 3 and key.startswith(USER_PREFIX):
+                name = key[len(USER_PREFIX) :]
+                if not name and nameless is None:
+                    nameless = (key, value)
+                properties.append((name, value))
         elif key == "content-type" and content_type is None:
             content_type = value
     if content_type is None:
@@ -283,6 +271,9 @@ def _sent(request: Request, version: int) -> _Sent:
     def bad(name: str, value: str) -> BadRequest:
         return BadRequest(error("bad_header", name, value))
 
+    persistence_text, expiry_text = md.get("ibm-mq-md-persistence"), md.get("ibm-mq-md-expiry")
+    correl_text, reply_text = md.get("ibm-mq-md-correlationid"), md.get("ibm-mq-md-replyto")
+    priority_text = md.get("ibm-mq-md-priority") if version >= 3 else None
     persistence = _NOT_PERSISTENT
     if persistence_text is not None:
         if persistence_text.lower() not in _PERSISTENCE:
