@@ -200,7 +200,9 @@ class HttpServer:
         self._context = WorkerContext(None)
         self._hypercorn = HypercornConfig()
         self._hypercorn.keep_alive_timeout = self.config.idle_timeout
-        self._hypercorn.read_timeout = max(1, math.ceil(self.config.read_timeout))
+        # hypercorn's own read timer (whole seconds) ends a connection that stalls; one second later than ours, so that
+        # a body that stalls gets our 408 first (with the same deadline, a busy loop could run either first: a 400).
+        self._hypercorn.read_timeout = math.ceil(self.config.read_timeout) + 1
         self._hypercorn.h11_max_incomplete_size = self.config.max_header_bytes
         self._hypercorn.keep_alive_max_requests = 2**31  # hypercorn closes after 1,000 requests otherwise
         self._hypercorn.include_server_header = False
