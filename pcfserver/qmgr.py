@@ -38,6 +38,10 @@ from pcfserver.engine.pubsub import SubscriptionInfo
 _T = TypeVar("_T")
 
 
+_PERSISTENT = mq.MQPER_PERSISTENT
+_NOT_PERSISTENT = mq.MQPER_NOT_PERSISTENT
+
+
 def _reply_to(value: str | None) -> tuple[str, str]:
     if not value:
         return "", ""
@@ -51,8 +55,12 @@ class Session:
     def __init__(self, qm: QueueManager, state: SessionState) -> None:
         self._qm = qm
         self._state = state
-        self._layer = qm.engine.messaging
+        self._layer = layer = qm.engine.messaging
         self._closed = False
+        # the embedded API's two calls, bound once (a bound method made per put and get cost more than the rest of put)
+        self._call_now = qm.call_now
+        self._layer_put = layer.put
+        self._layer_get = layer.get
 
     @property
     def last_reason(self) -> int:
@@ -75,14 +83,14 @@ class Session:
     ) -> MessageDescriptor:
         """MQPUT1 of ``body`` (str is sent as UTF-8); ``expiry`` in tenths of a second; ``reply_to`` "queue[@qmgr]"."""
         data = body if type(body) is bytes else body.encode("utf-8") if isinstance(body, str) else bytes(body)
-        persistence = None if persistent is None else (mq.MQPER_PERSISTENT if persistent else mq.MQPER_NOT_PERSISTENT)
+        persistence = None if persistent is None else (_PERSISTENT if persistent else _NOT_PERSISTENT)
         reply_q, reply_qmgr = _reply_to(reply_to) if reply_to else ("", "")
         if self._closed:
             raise MQIError(mq.MQRC_HCONN_ERROR)
         # positional: the layer's parameters in order (a call of twelve keywords cost a tenth of an embedded put), handed
         # over as arguments (a lambda over thirteen variables made a cell for each, a partial cost 1,900 instructions)
-        return self._qm.call_now(
-            self._layer.put, self._state, queue, data, persistence, priority, expiry, correl_id, msg_id, reply_q, reply_qmgr, format, syncpoint
+        return self._call_now(
+            self._layer_put, self._state, queue, data, persistence, priority, expiry, correl_id, msg_id, reply_q, reply_qmgr, format, syncpoint
         )
 
     def get(
@@ -99,7 +107,7 @@ class Session:
         if wait <= 0:  # the usual call, without _get's plumbing for waiting
             if self._closed:
                 raise MQIError(mq.MQRC_HCONN_ERROR)
-            return self._qm.call_now(self._layer.get, self._state, queue, browse, msg_id, correl_id, syncpoint)
+            return self._call_now(self._layer_get, self._state, queue, browse, msg_id, correl_id, syncpoint)
         return self._get(queue, browse=browse, msg_id=msg_id, correl_id=correl_id, wait=wait, syncpoint=syncpoint)
 
     def _get(
@@ -150,7 +158,7 @@ class Session:
         of subscriptions whose correlation id is MQCI_NONE (the others carry their own, IBM SubCorrelId);
         ``reply_to_q``/``reply_to_qmgr`` go onto every copy unless ``suppress_reply_to`` (MQPMO_SUPPRESS_REPLYTO)."""
         data = body if type(body) is bytes else body.encode("utf-8") if isinstance(body, str) else bytes(body)
-        persistence = None if persistent is None else (mq.MQPER_PERSISTENT if persistent else mq.MQPER_NOT_PERSISTENT)
+        persistence = None if persistent is None else (_PERSISTENT if persistent else _NOT_PERSISTENT)
         if self._closed:
             raise MQIError(mq.MQRC_HCONN_ERROR)
         qm = self._qm
