@@ -217,12 +217,18 @@ class Batches:
             return seqs
         others: list[int] = []
         taken: dict[int, set[int]] = {}
+        last: int | None = None
+        gone: set[int] = set()
         for seq in seqs:
             batch = of.get(seq)
             if batch is None:
                 others.append(seq)
+            elif batch == last:  # (gets in arrival order: runs of one batch, without a set made per message)
+                gone.add(seq)
             else:
-                taken.setdefault(batch, set()).add(seq)
+                gone = taken.get(batch) or taken.setdefault(batch, set())
+                gone.add(seq)
+                last = batch
         if not taken:
             return others
         pending = self._changes()
