@@ -57,8 +57,8 @@ from pcfserver.server.logs import LOGGER_NAME, AccessLog
 from pcfserver.server.tls import certificate_user
 
 log = logging.getLogger(LOGGER_NAME)
-# The access log's lines wait at most this long, or for this many more, while other requests are in progress
-# (logs.AccessLog: written when no request is in progress).
+# The access log's lines are written together, this long after the first of them or once there are this many
+# (logs.AccessLog); a lone client's requests come a few hundred a second, so its lines too go out in batches.
 ACCESS_DELAY = 0.1
 ACCESS_BATCH = 64
 APPL_NAME = "pcfserver REST"
@@ -344,7 +344,7 @@ class HttpServer:
         access = self._access
         if access.enabled():
             access.add(peer, scope["method"], request.path if request else scope.get("path", ""), kind, response.status, int((time.perf_counter() - started) * 1e6))
-            if not self._in_flight or len(access.pending) >= ACCESS_BATCH:
+            if len(access.pending) >= ACCESS_BATCH:
                 access.flush()
             elif len(access.pending) == 1:
                 self._access_due.set()

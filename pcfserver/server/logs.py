@@ -65,8 +65,8 @@ class AccessLog:
 
     ``add`` keeps a line; ``flush`` hands every line kept to ``logger`` as one record (:class:`AccessLines`), which
     the formatters below write as one line (or JSON object) per request.  A record per request cost 8 us of a
-    request's CPU (the record's fields, the handler's lock, formatting, a write): the HTTP listener flushes when no
-    other request is in progress, and otherwise after ``ACCESS_DELAY`` or ``ACCESS_BATCH`` lines.
+    request's CPU (the record's fields, the handler's lock, formatting, a write): the HTTP listener flushes
+    ``ACCESS_DELAY`` after the first line kept, or at ``ACCESS_BATCH`` lines, and when it stops.
 
     The record has every attribute a stdlib record has (formatters and handlers see an ordinary INFO record from
     this module; ``event`` is "http"), made from a template instead of ``Logger.info``."""
