@@ -327,6 +327,25 @@ async def test_one_access_line_per_request_written_soon_also_while_a_get_waits(r
     assert [r["time"] for r in rows] == sorted(r["time"] for r in rows)
 
 
+async def test_access_lines_held_for_their_batch_are_written_when_the_server_stops() -> None:
+    handler = _Lines()
+    logger = logging.getLogger(LOGGER_NAME)
+    logger.addHandler(handler)
+    old_level = logger.level
+    logger.setLevel(logging.INFO)
+    try:
+        async with trio.open_nursery() as nursery:
+            service, _, _, port = await start_service(nursery)
+            async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=20) as client:
+                assert (await client.get("/ibmmq/rest/v2/admin/qmgr")).status_code == 200
+            service.shutdown()  # at once: before the batch's 0.1 s have passed
+        rows = handler.http()
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)
+    assert [(r["command"], r["queue"], r["reason"]) for r in rows] == [("GET -", "/ibmmq/rest/v2/admin/qmgr", "200")]
+
+
 def test_batched_access_lines_keep_each_request_s_time_in_text_and_json() -> None:
     first, second = 1_764_000_000.25, 1_764_000_001.5
     lines = AccessLines([(first, "127.0.0.1:1", "POST", "/q", "put", 201, 7), (second, "127.0.0.1:2", "GET", "/ibmmq/console/", "", 200, 9)])
