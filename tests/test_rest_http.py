@@ -23,6 +23,7 @@ from pcfserver.engine.engine import Engine
 from pcfserver.server import ServerConfig
 from pcfserver.server.logs import LOGGER_NAME, AccessLines, JsonFormatter, TextFormatter
 from pcfserver.server.service import Service
+from tests.log_support import server_log
 
 HOST = "127.0.0.1"
 CSRF = {"ibm-mq-rest-csrf-token": "blank"}
@@ -264,30 +265,12 @@ async def test_a_wait_that_ends_without_a_message_answers_204_and_others_go_on(r
 # -- the access log ------------------------------------------------------------------------
 
 
-class _Lines(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.INFO)
-        self.lines: list[str] = []
-        self.setFormatter(JsonFormatter())
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.extend(self.format(record).splitlines())
-
-    def http(self) -> list[dict[str, Any]]:
-        return [row for row in map(json.loads, self.lines) if row.get("event") == "http"]
-
-
 async def test_one_access_line_per_request_written_soon_also_while_a_get_waits(running: Running) -> None:
-    handler = _Lines()
-    logger = logging.getLogger(LOGGER_NAME)
-    logger.addHandler(handler)
-    old_level = logger.level
-    logger.setLevel(logging.INFO)
     await running.pcf_command(create("LOG.Q"))
-    try:
+    with server_log() as handler:
         assert (await running.put("LOG.Q", "alone")).status_code == 201
         with trio.fail_after(5):  # written a moment after its answer (lines go out in batches)
-            while not handler.http():
+            while not handler.events("http"):
                 await trio.sleep(0.001)
         async with trio.open_nursery() as nursery:
 
@@ -302,16 +285,13 @@ async def test_one_access_line_per_request_written_soon_also_while_a_get_waits(r
             assert (await running.put("LOG.Q", "one")).status_code == 201
             assert (await running.get("LOG.Q", 3)).status_code == 200
             with trio.fail_after(5):  # written while the get still waits, a moment later
-                while len(handler.http()) < 3:
+                while len(handler.events("http")) < 3:
                     await trio.sleep(0.01)
             assert (await running.put("APP.Q", "released")).status_code == 201
         with trio.fail_after(5):
-            while len(handler.http()) < 5:
+            while len(handler.events("http")) < 5:
                 await trio.sleep(0.01)
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(old_level)
-    rows = handler.http()
+    rows = handler.events("http")
     lines = [(r["command"], r["queue"], r["reason"]) for r in rows]
     assert lines[:3] == [
         ("POST put", running.url("LOG.Q"), "201"),
@@ -328,21 +308,13 @@ async def test_one_access_line_per_request_written_soon_also_while_a_get_waits(r
 
 
 async def test_access_lines_held_for_their_batch_are_written_when_the_server_stops() -> None:
-    handler = _Lines()
-    logger = logging.getLogger(LOGGER_NAME)
-    logger.addHandler(handler)
-    old_level = logger.level
-    logger.setLevel(logging.INFO)
-    try:
+    with server_log() as handler:
         async with trio.open_nursery() as nursery:
             service, _, _, port = await start_service(nursery)
             async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=20) as client:
                 assert (await client.get("/ibmmq/rest/v2/admin/qmgr")).status_code == 200
             service.shutdown()  # at once: before the batch's 0.1 s have passed
-        rows = handler.http()
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(old_level)
+    rows = handler.events("http")
     assert [(r["command"], r["queue"], r["reason"]) for r in rows] == [("GET -", "/ibmmq/rest/v2/admin/qmgr", "200")]
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import struct
 from collections.abc import AsyncIterator, Callable
@@ -21,8 +20,9 @@ from pcfserver.client import ClientProtocol, PcfCommandError, PcfConnectionClose
 from pcfserver.codec import Integer, Message, StreamDecoder, String, decode, encode
 from pcfserver.engine import open_engine
 from pcfserver.server import PcfServer, ServerConfig, encode_responses
-from pcfserver.server.logs import LOGGER_NAME, JsonFormatter
+from pcfserver.server.logs import LOGGER_NAME
 from pcfserver.server.testing import RecordingEngine
+from tests.log_support import server_log
 
 HOST = "127.0.0.1"
 
@@ -449,24 +449,9 @@ async def test_client_sees_connection_closed(server: PcfServer) -> None:
 # -- logs and capture ----------------------------------------------------------------------
 
 
-class _Records(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.lines: list[str] = []
-        self.setFormatter(JsonFormatter())
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(self.format(record))
-
-
 async def test_one_json_log_line_per_command(server: PcfServer) -> None:
     assert server.address is not None
-    handler = _Records()
-    logger = logging.getLogger(LOGGER_NAME)
-    logger.addHandler(handler)
-    old_level = logger.level
-    logger.setLevel(logging.INFO)
-    try:
+    with server_log() as handler:
         async with connect(*server.address) as c:
             copy = Message(
                 mq.MQCMD_COPY_Q,
@@ -474,11 +459,7 @@ async def test_one_json_log_line_per_command(server: PcfServer) -> None:
             )
             unknown = Message(9999, (Integer(mq.MQIA_Q_TYPE, mq.MQQT_LOCAL), String(mq.MQCA_Q_NAME, "LOG.Q")))
             await c.execute_many([create("LOG.Q"), change("LOG.MISSING"), copy, unknown], check_failure=False)
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(old_level)
-    records = [json.loads(line) for text in handler.lines for line in text.splitlines()]
-    commands = [r for r in records if r.get("event") == "command"]
+    commands = handler.events("command")
     assert [(r["command"], r["queue"], r["reason"]) for r in commands] == [
         ("MQCMD_CREATE_Q", "LOG.Q", "MQRC_NONE"),
         ("MQCMD_CHANGE_Q", "LOG.MISSING", "MQRC_UNKNOWN_OBJECT_NAME"),
