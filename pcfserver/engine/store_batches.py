@@ -226,9 +226,11 @@ class Batches:
             elif batch == last:  # (gets in arrival order: runs of one batch, without a set made per message)
                 gone.add(seq)
             else:
-                gone = taken.get(batch) or taken.setdefault(batch, set())
+                found = taken.get(batch)
+                if found is None:
+                    found = taken[batch] = set()
+                gone, last = found, batch
                 gone.add(seq)
-                last = batch
         if not taken:
             return others
         pending = self._changes()

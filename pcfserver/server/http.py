@@ -350,7 +350,7 @@ class HttpServer:
                 self._access_due.set()
 
     async def _write_access_lines(self) -> None:
-        """Writes the access lines kept while other requests were in progress, ``ACCESS_DELAY`` after the first."""
+        """Writes the access lines kept, ``ACCESS_DELAY`` after the first of them (``_asgi`` writes a full batch at once)."""
         while True:
             await self._access_due.wait()
             await trio.sleep(ACCESS_DELAY)

@@ -110,10 +110,6 @@ _new_record = object.__new__
 _second: list[tuple[int, str]] = [(-1, "")]  # the last second formatted, and its text
 
 
-def _time(record: logging.LogRecord) -> str:
-    return _clock(record.created)
-
-
 def _clock(created: float) -> str:
     """``yyyy-mm-ddThh:mm:ss.mmmZ``, the seconds formatted once per second (a busy server logs many lines in one)."""
     second = int(created)
@@ -127,7 +123,7 @@ class TextFormatter(logging.Formatter):
     """``time LEVEL message``; a batched command record becomes one such line per command."""
 
     def format(self, record: logging.LogRecord) -> str:
-        prefix = f"{_time(record)} {record.levelname} "
+        prefix = f"{_clock(record.created)} {record.levelname} "
         message = record.msg
         if isinstance(message, CommandLines):
             return "\n".join(prefix + line for line in message.lines())
@@ -144,7 +140,7 @@ class JsonFormatter(logging.Formatter):
     """One JSON object per line: time, level, message and the structured fields given as ``extra``."""
 
     def format(self, record: logging.LogRecord) -> str:
-        base: dict[str, Any] = {"time": _time(record), "level": record.levelname.lower()}
+        base: dict[str, Any] = {"time": _clock(record.created), "level": record.levelname.lower()}
         message = record.msg
         if isinstance(message, CommandLines):
             rows = []
@@ -156,8 +152,10 @@ class JsonFormatter(logging.Formatter):
             level = base["level"]
             rows = []
             for (created, peer, method, path, kind, status, us), line in zip(message.entries, message.lines(), strict=True):
-                row = {"time": _clock(created), "level": level, "msg": line, "event": "http", "peer": peer, "command": f"{method} {kind or '-'}"}
-                row.update(queue=path, reason=str(status), us=us)
+                row = {
+                    "time": _clock(created), "level": level, "msg": line, "event": "http", "peer": peer,
+                    "command": f"{method} {kind or '-'}", "queue": path, "reason": str(status), "us": us,
+                }
                 rows.append(json.dumps(row, separators=(",", ":")))
             return "\n".join(rows)
         out = dict(base, msg=record.getMessage())
