@@ -58,7 +58,7 @@ from pcfserver import mq
 from pcfserver.codec.model import Integer, IntegerFilter, Message, Parameter, String, StringFilter, StringList
 from pcfserver.engine import responses
 from pcfserver.engine.context import EngineView
-from pcfserver.engine.filters import compare
+from pcfserver.engine.filters import holds
 from pcfserver.engine.responses import Reject
 from pcfserver.engine.store import AnyOp, DeleteChlauth, ObjValue, PutChlauth, SetMeta, Snapshot
 
@@ -753,7 +753,7 @@ def _passes(record: Record, f: IntegerFilter | StringFilter | None) -> bool:
         actual = record.attrs.get(f.parameter, DEFAULTS.get(f.parameter, ""))
     else:
         return False
-    return isinstance(actual, (int, str)) and compare(f.operator, actual, f.value)
+    return holds(f, actual)
 
 
 def inquire_chlauth(engine: ChlauthView, command: Message, p: Parsed) -> list[Message]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from pcfserver import mq
+from pcfserver.codec.model import IntegerFilter, StringFilter
 
 AttrValue = int | str
 
@@ -17,6 +18,12 @@ def generic_match(pattern: str, value: str) -> bool:
     if pattern.endswith("*"):
         return value.startswith(pattern[:-1])
     return value == pattern
+
+
+def holds(f: IntegerFilter | StringFilter, actual: object) -> bool:
+    """Whether a field's value passes an MQCFIF/MQCFSF filter; a value that is not an integer or a string (None: the
+    field is not there) does not."""
+    return isinstance(actual, (int, str)) and compare(f.operator, actual, f.value)
 
 
 def compare(operator: int, actual: AttrValue, expected: AttrValue) -> bool:

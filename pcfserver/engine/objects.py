@@ -27,7 +27,7 @@ from pcfserver import kinds, mq
 from pcfserver.codec.model import ByteString, Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
 from pcfserver.engine import responses
 from pcfserver.engine.context import EngineView
-from pcfserver.engine.filters import OBJECT_NAME, compare, generic_match
+from pcfserver.engine.filters import OBJECT_NAME, generic_match, holds
 from pcfserver.engine.kinds import HOOKS, RULES, check_table_rules
 from pcfserver.engine.kinds.hooks import Hooks
 from pcfserver.engine.registry import NamedObject, Objects
@@ -440,7 +440,7 @@ def _passes(kind: Kind, record: NamedObject, f: IntegerFilter | StringFilter | N
     if f is None:
         return True
     actual = _actual(kind, record, f.parameter)
-    return isinstance(actual, (int, str)) and compare(f.operator, actual, f.value)
+    return holds(f, actual)
 
 
 # Strings this long are IBM's variable-length fields (MQCHARV: a topic string, a subscription's name, selector and user

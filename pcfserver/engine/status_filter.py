@@ -17,7 +17,7 @@ from typing import Protocol, TypeVar
 from pcfserver import mq
 from pcfserver.codec.model import IntegerFilter, Message, StringFilter
 from pcfserver.engine import responses
-from pcfserver.engine.filters import compare
+from pcfserver.engine.filters import holds
 
 
 class FilteredParse(Protocol):
@@ -60,5 +60,5 @@ def passes(answer: Message, wanted: IntegerFilter | StringFilter) -> bool:
             value = getattr(parameter, "value", None)
             if isinstance(value, str):
                 value = value.rstrip(" ")
-            return isinstance(value, (int, str)) and compare(wanted.operator, value, wanted.value)
+            return holds(wanted, value)
     return False
