@@ -17,6 +17,11 @@
 runs ours and its baseline alternately N times (over REST both servers are up at once and each
 drive lasts ``--seconds``/N) and prints the medians, the ratio being the median of the N ratios.
 
+``--floor`` adds, beside the one-client row, the same bare server made to write one WAL-sized frame in place and
+fdatasync it before each answer: no engine, only the one durable write a persistent put or get needs.  Its ratio to
+the bare server is about the most any durable server can reach in that row on this machine's disk and CPUs
+(0.65 on the two-CPU VM this was written on, where pcfserver's row read 0.53 in the same run).
+
 ``--instructions`` (needs valgrind): the same comparisons counted in CPU instructions instead of time, which
 do not move with the machine's load: (a) commit every 100, ours and the SQLite baseline; (b) one REST client,
 our server and the bare one.  Each figure is the difference of two run lengths divided by the difference of
@@ -147,8 +152,13 @@ def profile_in_process(messages: int, batch: int) -> None:
 # -- (b) over REST ---------------------------------------------------------------------------
 
 
-async def bare_http() -> None:
-    """The same HTTP listener, its API answering a fixed 201 without the engine."""
+FRAME = 24 + 4096  # a WAL frame: its header and one page (what one put or get of a small message commits)
+FRAMES = 1000  # SQLite's WAL holds this many before a checkpoint starts it again from the beginning
+
+
+async def bare_http(durable_dir: str | None = None) -> None:
+    """The same HTTP listener, its API answering a fixed 201 without the engine; with ``durable_dir``, each answer
+    waits for one frame written in place in a file there and fdatasync'd (as SQLite's WAL is, once it has filled)."""
     from pcfserver.engine import open_engine
     from pcfserver.rest.http import TEXT_PLAIN, Response
     from pcfserver.server import ServerConfig
@@ -156,7 +166,22 @@ async def bare_http() -> None:
 
     fixed = Response(201, (("Content-Type", TEXT_PLAIN), ("ibm-mq-md-messageId", "00" * 24)))
     server = HttpServer(open_engine(None), ServerConfig(host="127.0.0.1"), port=0)
-    server.app.handle = lambda request, peer, certificate_user=None: fixed  # type: ignore[method-assign]
+    if durable_dir is None:
+        server.app.handle = lambda request, peer, certificate_user=None: fixed  # type: ignore[method-assign]
+    else:
+        fd = os.open(Path(durable_dir) / "frames", os.O_RDWR | os.O_CREAT, 0o600)
+        os.pwrite(fd, bytes(FRAME * FRAMES), 0)
+        os.fsync(fd)
+        frame = b"f" * FRAME
+        written = [0]
+
+        def durable(request: object, peer: str, certificate_user: str | None = None) -> Response:
+            os.pwrite(fd, frame, (written[0] % FRAMES) * FRAME)
+            os.fdatasync(fd)
+            written[0] += 1
+            return fixed
+
+        server.app.handle = durable  # type: ignore[method-assign]
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
         async with trio.open_nursery() as nursery:
             address = await nursery.start(server.serve)
@@ -288,30 +313,40 @@ def rest_rows(clients: list[int], seconds: float) -> list[tuple[int, tuple[float
 
 
 def rest_rows_alternating(
-    clients: list[int], seconds: float, rounds: int
-) -> list[tuple[int, tuple[float, float, float, int], tuple[float, float, float, int], float]]:
-    """Both servers up at once; each client count drives ours, then the bare one, ``rounds`` times."""
-    python = sys.executable
+    clients: list[int], seconds: float, rounds: int, floor: bool = False
+) -> tuple[list[tuple[int, tuple[float, float, float, int], tuple[float, float, float, int], float]], tuple[tuple[float, float, float, int], float] | None]:
+    """Both servers up at once; each client count drives ours, then the bare one, ``rounds`` times.  With ``floor``,
+    the one-client rounds also drive the bare server with one durable write per answer: its medians and ratio."""
+    python, me = sys.executable, str(Path(__file__).resolve())
     each = max(1.0, seconds / rounds)
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
+    floor_row = None
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as frames:
         server, pcf_port, http_port = start_server([python, "-m", "pcfserver.cli", "serve", "--port", "0", "--http-port", "0", "--data", tmp])
+        started = [server]
         try:
-            bare, _, bare_port = start_server([python, str(Path(__file__).resolve()), "--bare-http"])
-            try:
-                make_queues(pcf_port, max(clients))
-                for n in clients:
-                    ours, base = [], []
-                    for _ in range(rounds):
-                        ours.append(trio.run(drive, http_port, n, each))
-                        base.append(trio.run(drive, bare_port, n, each))
-                    ratio = statistics.median(o[0] / b[0] for o, b in zip(ours, base, strict=True))
-                    rows.append((n, _medians(ours), _medians(base), ratio))
-            finally:
-                stop_server(bare)
+            bare, _, bare_port = start_server([python, me, "--bare-http"])
+            started.append(bare)
+            durable_port = 0
+            if floor:
+                durable, _, durable_port = start_server([python, me, "--bare-http", "--durable-dir", frames])
+                started.append(durable)
+            make_queues(pcf_port, max(clients))
+            for n in clients:
+                ours, base, floors = [], [], []
+                for _ in range(rounds):
+                    ours.append(trio.run(drive, http_port, n, each))
+                    base.append(trio.run(drive, bare_port, n, each))
+                    if durable_port and n == 1:
+                        floors.append(trio.run(drive, durable_port, n, each))
+                ratio = statistics.median(o[0] / b[0] for o, b in zip(ours, base, strict=True))
+                rows.append((n, _medians(ours), _medians(base), ratio))
+                if floors:
+                    floor_row = (_medians(floors), statistics.median(f[0] / b[0] for f, b in zip(floors, base, strict=True)))
         finally:
-            stop_server(server)
-    return rows
+            for process in reversed(started):
+                stop_server(process)
+    return rows, floor_row
 
 
 def _medians(results: list[tuple[float, float, float, int]]) -> tuple[float, float, float, int]:
@@ -405,11 +440,13 @@ def main() -> int:
     parser.add_argument("--skip-rest", action="store_true", help="only the in-process rows")
     parser.add_argument("--rounds", type=int, default=1, help="alternate ours and each baseline this many times per row; medians (default 1)")
     parser.add_argument("--instructions", action="store_true", help="also count instructions per pair with valgrind (about two minutes)")
+    parser.add_argument("--floor", action="store_true", help="with --rounds: also the bare server with one durable write per answer, one client")
     parser.add_argument("--bare-http", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--durable-dir", help=argparse.SUPPRESS)
     parser.add_argument("--count-run", nargs=2, metavar=("WHICH", "PAIRS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bare_http:
-        trio.run(bare_http)
+        trio.run(bare_http, args.durable_dir)
         return 0
     if args.count_run:
         count_run(args.count_run[0], int(args.count_run[1]))
@@ -430,13 +467,19 @@ def main() -> int:
         return 0
     print("\n(b) over REST: put+get pairs/s   pcfserver (p50/p99 ms)      bare HTTP 201 (p50/p99 ms)   ratio")
     counts = [int(c) for c in args.clients.split(",")]
+    floor_row = None
     if args.rounds > 1:
-        rows = rest_rows_alternating(counts, args.seconds, args.rounds)
+        rows, floor_row = rest_rows_alternating(counts, args.seconds, args.rounds, args.floor)
     else:
+        if args.floor:
+            print("    (--floor needs --rounds 2 or more)")
         rows = [(n, o, b, o[0] / b[0]) for n, o, b in rest_rows(counts, args.seconds)]
     for n, (ours, p50, p99, bad), (base, b50, b99, _), ratio in rows:
         flag = f"  ({bad} unexpected answers)" if bad else ""
         print(f"    {n:>2} client{'s' if n > 1 else ' '}    {ours:>10,.0f} ({p50:5.2f}/{p99:6.2f})   {base:>10,.0f} ({b50:5.2f}/{b99:6.2f})   {ratio:5.2f}{flag}")
+    if floor_row is not None:
+        (rate, p50, p99, _), ratio = floor_row
+        print(f"    floor, 1 client: the bare server with one in-place frame fdatasync'd per answer {rate:,.0f} ({p50:5.2f}/{p99:6.2f})   ratio to bare {ratio:5.2f}")
     return 0
 
 
