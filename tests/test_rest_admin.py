@@ -22,6 +22,7 @@ from pcfserver.codec import Integer, IntegerList, Message, String, StringList
 from pcfserver.engine import open_engine
 from pcfserver.server import ServerConfig
 from pcfserver.server.service import InsecureListen, Service
+from pcfserver import users
 from pcfserver.users import UserStore
 
 HOST = "127.0.0.1"
@@ -347,6 +348,52 @@ async def test_a_running_server_sees_users_added_by_the_cli(secured: Server) -> 
         removed = subprocess.run([sys.executable, "-m", "pcfserver", "user", "remove", "late", "--data", str(secured.data)], capture_output=True, check=False)
         assert removed.returncode == 0
         assert (await run_text(client, "DISPLAY QMGR", auth=basic("late"))).status_code == 401
+
+
+class _CountingDb:
+    """A connection that counts the statements run through it."""
+
+    def __init__(self, db: Any) -> None:
+        self.db, self.statements = db, 0
+
+    def execute(self, *args: Any) -> Any:
+        self.statements += 1
+        return self.db.execute(*args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.db, name)
+
+
+def _cli_user(data: Path, *args: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "pcfserver", "user", *args, "--data", str(data)], input="pw\n", capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("watched", [True, False], ids=["wal-index watched", "PRAGMA only"])
+def test_the_servers_user_store_sees_another_process_change_at_its_next_look(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, watched: bool) -> None:
+    """The server's store looks at SQLite's WAL-index header and reads the users again as soon as another process
+    (the CLI) changed them, not a second later; while nothing changes it runs no statement at all."""
+    monkeypatch.setattr(users, "RECHECK_SECONDS", 3600.0)  # only the header can tell it here
+    _cli_user(tmp_path, "add", "early", "--role", "MQWebUser", "--password-stdin")
+    store = UserStore(tmp_path)
+    try:
+        if not watched:
+            assert store._wal_index is not None
+            store._wal_index.close()
+            store._wal_index = None
+        counting = _CountingDb(store._db)
+        store._db = counting  # type: ignore[assignment]
+        assert store.get("early") is not None and store.get("late") is None
+        before = counting.statements
+        for _ in range(5):
+            assert store.get("early") is not None
+        assert (counting.statements == before) is watched  # unchanged: no statement when the header is watched
+        _cli_user(tmp_path, "add", "late", "--role", "MQWebUser", "--password-stdin")
+        assert store.get("late") is not None
+        _cli_user(tmp_path, "remove", "early")
+        assert store.get("early") is None
+    finally:
+        store.close()
 
 
 def test_passwords_are_stored_as_scrypt_hashes(tmp_path: Path) -> None:
