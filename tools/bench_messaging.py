@@ -20,7 +20,7 @@ drive lasts ``--seconds``/N) and prints the medians, the ratio being the median 
 ``--floor`` adds, beside the one-client row, the same bare server made to write one WAL-sized frame in place and
 fdatasync it before each answer: no engine, only the one durable write a persistent put or get needs.  Its ratio to
 the bare server is about the most any durable server can reach in that row on this machine's disk and CPUs
-(0.65 on the two-CPU VM this was written on, where pcfserver's row read 0.53 in the same run).
+(0.54-0.69 in four runs on the two-CPU VM this was written on; pcfserver reached 0.87-0.90 of it in the same runs).
 
 ``--instructions`` (needs valgrind): the same comparisons counted in CPU instructions instead of time, which
 do not move with the machine's load: (a) commit every 100, ours and the SQLite baseline; (b) one REST client,
