@@ -16,13 +16,12 @@ import pytest
 import trio
 import trustme
 
-from pcfserver import mq
+from pcfserver import mq, users
 from pcfserver.client import connect
 from pcfserver.codec import Integer, IntegerList, Message, String, StringList
 from pcfserver.engine import open_engine
 from pcfserver.server import ServerConfig
 from pcfserver.server.service import InsecureListen, Service
-from pcfserver import users
 from pcfserver.users import UserStore
 
 HOST = "127.0.0.1"
