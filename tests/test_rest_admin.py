@@ -335,17 +335,20 @@ async def test_failed_logins_are_rate_limited_per_address(secured: Server) -> No
         assert right.status_code == 401 and right.json()["error"][0]["msgId"] == "PCFS0012E"  # even the right password waits
 
 
+def _cli_user(data: Path, *args: str, password: str = "pw") -> None:
+    """``pcfserver user ARGS --data DATA`` in a process of its own, as an administrator runs it (the password on stdin)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pcfserver", "user", *args, "--data", str(data)], input=password + "\n", capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+
+
 async def test_a_running_server_sees_users_added_by_the_cli(secured: Server) -> None:
     async with secured.client() as client:
         assert (await run_text(client, "DISPLAY QMGR", auth=basic("late"))).status_code == 401
-        added = subprocess.run(
-            [sys.executable, "-m", "pcfserver", "user", "add", "late", "--role", "MQWebAdmin", "--password-stdin", "--data", str(secured.data)],
-            input="late-pw\n", capture_output=True, text=True, check=False,
-        )
-        assert added.returncode == 0, added.stderr
+        _cli_user(secured.data, "add", "late", "--role", "MQWebAdmin", "--password-stdin", password="late-pw")
         assert (await run_text(client, "DISPLAY QMGR", auth=basic("late"))).status_code == 200
-        removed = subprocess.run([sys.executable, "-m", "pcfserver", "user", "remove", "late", "--data", str(secured.data)], capture_output=True, check=False)
-        assert removed.returncode == 0
+        _cli_user(secured.data, "remove", "late")
         assert (await run_text(client, "DISPLAY QMGR", auth=basic("late"))).status_code == 401
 
 
@@ -361,11 +364,6 @@ class _CountingDb:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.db, name)
-
-
-def _cli_user(data: Path, *args: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "pcfserver", "user", *args, "--data", str(data)], input="pw\n", capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
 
 
 @pytest.mark.parametrize("watched", [True, False], ids=["wal-index watched", "PRAGMA only"])
