@@ -1,7 +1,7 @@
 """Server logging with the stdlib: text lines or one JSON object per line.
 
 Command lines are logged in batches: one log record carries the lines of all commands a
-connection had answered together (``record.commands``), and the formatters below write one
+connection had answered together (its message, a :class:`CommandLines`), and the formatters below write one
 line (or one JSON object) per command.  This keeps the cost of "one line per command" to one
 record and one write per batch instead of per command.  The HTTP access log is batched the same
 way (:class:`AccessLog`), each line keeping the time its request was answered.
