@@ -55,8 +55,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pcfserver import Integer, Message, String, mq, open_queue_manager  # noqa: E402
-from pcfserver.engine.messages import MessageDescriptor  # noqa: E402
-from pcfserver.engine.store import md_bytes, md_record  # noqa: E402
+from pcfserver.engine.messages import MessageDescriptor, StoredMessage  # noqa: E402
+from pcfserver.engine.store import md_bytes  # noqa: E402
 
 BODY = b"x" * 256
 QUEUE = "BENCH.Q"
@@ -97,7 +97,7 @@ def in_process(messages: int, batch: int) -> float:
 def sqlite_baseline(messages: int, batch: int) -> float:
     """Pairs per second of SQLite inserting and deleting the same rows in the same batches."""
     md = MessageDescriptor(b"AMQ QM1         12345678", bytes(24), 0, 1, -1, "MQSTR   ", "", "", "pcfserver", "20260101", "12000000", "", 0)
-    record = md_bytes(md_record(md.fields(), time.time(), None))
+    record = md_bytes(StoredMessage(0, QUEUE, 0, md, BODY, time.time(), None).record())
     with tempfile.TemporaryDirectory() as tmp:
         db = sqlite3.connect(Path(tmp) / "baseline.sqlite3", isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")

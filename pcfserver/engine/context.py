@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from pcfserver.engine.authority import AuthorityRecords
 from pcfserver.engine.registry import Objects, Queue
 from pcfserver.engine.store import AnyOp, AttrValue
+from pcfserver.engine.transaction import Transaction
 
 
 class EngineView(Protocol):
@@ -27,6 +28,9 @@ class EngineView(Protocol):
     def ccsid(self) -> int: ...
 
     def now(self) -> tuple[str, str]: ...
+
+    @property
+    def transaction(self) -> Transaction: ...  # the undo records and store operations ``record`` and ``record_op`` append to
 
     def record_undo(self, fn: Callable[[], None]) -> None: ...
 

@@ -60,27 +60,6 @@ class MessageDescriptor:
     coded_char_set_id: int = 1208
     properties: tuple[tuple[str, str], ...] = ()  # message properties (name, value), as the REST API's ibm-mq-usr-* headers carry them
 
-    def fields(self) -> tuple[object, ...]:
-        """The fields in declaration order (what the store keeps)."""
-        return (
-            self.msg_id,
-            self.correl_id,
-            self.priority,
-            self.persistence,
-            self.expiry,
-            self.format,
-            self.reply_to_q,
-            self.reply_to_qmgr,
-            self.put_appl_name,
-            self.put_date,
-            self.put_time,
-            self.user_identifier,
-            self.backout_count,
-            self.encoding,
-            self.coded_char_set_id,
-            self.properties,
-        )
-
 
 _new_object = object.__new__
 
@@ -184,6 +163,34 @@ class StoredMessage:
         self.got_uow: UnitOfWork | None = None
         self.removed = False
         self.stored = False  # a row for it is (or will be, once this batch commits) in the store
+
+    def record(self) -> tuple[object, ...]:
+        """Its descriptor's fields in declaration order (ints, strings and bytes), then when it was put and when it
+        expires: the plain data the store keeps (one pickle per row, or inside its batch's; store.md_fields reads
+        it back).  One tuple built from the slots: a tuple of the fields and a second one around it cost twice as much,
+        and every persistent message committed makes one."""
+        md, put_at, expires_at = self.md, self.put_at, self.expires_at
+        return (
+            md.msg_id,
+            md.correl_id,
+            md.priority,
+            md.persistence,
+            md.expiry,
+            md.format,
+            md.reply_to_q,
+            md.reply_to_qmgr,
+            md.put_appl_name,
+            md.put_date,
+            md.put_time,
+            md.user_identifier,
+            md.backout_count,
+            md.encoding,
+            md.coded_char_set_id,
+            md.properties,
+            # (float() only when needed: a type call per stored message cost 750 instructions, and the clock gives floats)
+            put_at if type(put_at) is float else float(put_at),
+            expires_at if expires_at is None or type(expires_at) is float else float(expires_at),
+        )
 
     @property
     def persistent(self) -> bool:

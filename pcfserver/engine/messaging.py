@@ -19,7 +19,7 @@ import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pcfserver import mq
 from pcfserver.codec import Integer, Message, String
@@ -41,9 +41,9 @@ from pcfserver.engine.store import (
     PutMessage,
     PutMessages,
     UpdateMessage,
-    md_record,
 )
 from pcfserver.engine.store_batches import MessageRow
+from pcfserver.engine.transaction import Restore
 
 if TYPE_CHECKING:
     from pcfserver.engine.context import EngineView
@@ -69,6 +69,9 @@ _PERSISTENT = mq.MQPER_PERSISTENT
 _NOT_PERSISTENT = mq.MQPER_NOT_PERSISTENT
 _UNLIMITED = mq.MQEI_UNLIMITED
 _NO_ID = bytes(24)
+_RC_NONE = mq.MQRC_NONE
+_PER_AS_Q_DEF = mq.MQPER_PERSISTENCE_AS_Q_DEF
+_PRI_AS_Q_DEF = mq.MQPRI_PRIORITY_AS_Q_DEF
 _MSG_ID_COUNTER = struct.Struct(">I").pack
 
 
@@ -132,6 +135,11 @@ def _undo_get(found: StoredMessage, saved: tuple[Any, ...]) -> None:
     state.restore(found)
 
 
+# As the undo log types them (a function of its key and old value), recorded without engine.record's call.
+_UNDO_PLACE = cast(Restore, _undo_place)
+_UNDO_GET = cast(Restore, _undo_get)
+
+
 def _unlist(uow: UnitOfWork, listed: list[StoredMessage], message: StoredMessage, count: int) -> None:
     """The unit of work forgets the message its undone call added last, and its count goes back."""
     if listed and listed[-1] is message:
@@ -176,19 +184,28 @@ def _pad(value: bytes | str | None, length: int = 24) -> bytes:
 
 
 class _GmtCache:
-    second = -1
-    date = ""
-    times: tuple[str, ...] = ()  # HHMMSSTH for each hundredth of the second
-    # The last answer, which holds for low <= now < high (its hundredth of a second): puts come tens of microseconds
-    # apart, and the two int() of working it out cost 1,500 of a put's instructions.
-    low = 0.0
-    high = 0.0
-    last = ("", "")
+    """One instance, :data:`_GMT` (an instance's slots are read faster than a class's attributes: 3.11 does not
+    specialise the look-up on a class, about 250 instructions each, and a put reads three)."""
+
+    __slots__ = ("date", "high", "last", "low", "second", "times")
+
+    def __init__(self) -> None:
+        self.second = -1
+        self.date = ""
+        self.times: tuple[str, ...] = ()  # HHMMSSTH for each hundredth of the second
+        # The last answer, which holds for low <= now < high (its hundredth of a second): puts come tens of
+        # microseconds apart, and the two int() of working it out cost 1,500 of a put's instructions.
+        self.low = 0.0
+        self.high = 0.0
+        self.last = ("", "")
+
+
+_GMT = _GmtCache()
 
 
 def _gmt(now: float) -> tuple[str, str]:
     """PutDate YYYYMMDD and PutTime HHMMSSTH (GMT), formatted once per second."""
-    cache = _GmtCache
+    cache = _GMT
     if cache.low <= now < cache.high:
         return cache.last
     second = int(now)
@@ -214,6 +231,9 @@ class MessageLayer:
 
     def __init__(self, engine: EngineView) -> None:
         self._engine = engine
+        # The undo log itself: a put or get records on it directly (engine.record's call was one frame per MQI call).
+        self._tx = engine.transaction
+        self._queue = engine.queue  # (the registry's dictionary's get: see Engine.queue)
         self.queues: dict[str, QueueMessages] = {}
         self.sessions: dict[int, SessionState] = {}
         self.arrivals: set[str] = set()  # queues with newly available messages since the shell last looked
@@ -260,7 +280,7 @@ class MessageLayer:
                 continue
             for m in state.in_order():
                 if not m.persistent and m.put_uow is None:
-                    ops.append(PutMessage(m.seq, name, m.level, md_record(m.md.fields(), m.put_at, m.expires_at), m.body, True))
+                    ops.append(PutMessage(m.seq, name, m.level, m.record(), m.body, True))
         return ops
 
     # ------------------------------------------------------------------ queues
@@ -321,7 +341,7 @@ class MessageLayer:
     def _ends(self, name: str) -> tuple[Queue, Queue]:
         """The queue ``name`` names and the local queue it leads to (the same one for a local queue, the usual case,
         found without building resolve's path)."""
-        named = self._engine.queue(name)
+        named = self._queue(name)
         if named is not None and named.qtype == _QT_LOCAL:
             return named, named
         path = self.resolve(name)
@@ -418,7 +438,7 @@ class MessageLayer:
     def _store_put(self, m: StoredMessage) -> None:
         if m.persistent:
             m.stored = True
-            self._engine.record_op(PutMessage(m.seq, m.queue, m.level, md_record(m.md.fields(), m.put_at, m.expires_at), m.body))
+            self._engine.record_op(PutMessage(m.seq, m.queue, m.level, m.record(), m.body))
 
     def _store_delete(self, m: StoredMessage) -> None:
         if m.stored:
@@ -452,11 +472,18 @@ class MessageLayer:
         MQRC_PRIORITY_EXCEEDS_MAXIMUM in ``session.last_reason`` (a warning, as MQPUT's CompCode).
         """
         if session is not None:
-            session.last_reason = mq.MQRC_NONE
-        first, base = self._ends(name)
+            session.last_reason = _RC_NONE
+        # _ends and _plan's cache written out (two calls and a tuple less per put): a local queue names itself
+        first = self._queue(name)
+        if first is not None and first.qtype == _QT_LOCAL:
+            base = first
+        else:
+            first, base = self._ends(name)
         if session is not None and session.identity is not None:
             self._authorize(session, first.name, mq.MQAUTH_OUTPUT)
-        plan = self._plan(base)
+        plan = self._plans.get(base.name)
+        if plan is None or plan.record is not base or plan.qmgr is not self._engine.qmgr_attrs():
+            plan = self._plan(base)
         if plan.put_inhibited or (first is not base and first.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED):
             raise MQIError(mq.MQRC_PUT_INHIBITED)
         now = self.clock()
@@ -486,12 +513,12 @@ class MessageLayer:
         properties: tuple[tuple[str, str], ...] = (),
         coded_char_set_id: int = 1208,
     ) -> MessageDescriptor:
-        if persistence is None or persistence == mq.MQPER_PERSISTENCE_AS_Q_DEF:
+        if persistence is None or persistence == _PER_AS_Q_DEF:
             # the first definition's default: the plan's when that is the local queue (an int() per put saved)
             persistence = plan.def_persistence if first is plan.record else int(first.attrs.get(mq.MQIA_DEF_PERSISTENCE, 0))
-        elif persistence not in (mq.MQPER_NOT_PERSISTENT, mq.MQPER_PERSISTENT):
+        elif persistence != _PERSISTENT and persistence != _NOT_PERSISTENT:
             raise MQIError(mq.MQRC_PERSISTENCE_ERROR)
-        if priority is None or priority == mq.MQPRI_PRIORITY_AS_Q_DEF:
+        if priority is None or priority == _PRI_AS_Q_DEF:
             priority = plan.def_priority if first is plan.record else int(first.attrs.get(mq.MQIA_DEF_PRIORITY, 0))
         elif priority < 0:
             raise MQIError(mq.MQRC_PRIORITY_ERROR)
@@ -499,21 +526,24 @@ class MessageLayer:
             expiry = _expiry(expiry)
         if format is not FORMAT_STRING:
             format = _format(format)
-        date, clock = _gmt(now)
-        given = _pad(msg_id) if msg_id is not None else _NO_ID
+        cache = _GMT  # (_gmt's first test here: a call less per put)
+        date, clock = cache.last if cache.low <= now < cache.high else _gmt(now)
+        if msg_id is None or (given := _pad(msg_id)) == _NO_ID:
+            head = self._id_head  # (_new_msg_id here: a call less per put)
+            given = (head if head is not None else self._msg_id_head()) + _MSG_ID_COUNTER(next(self._counter) & 0xFFFFFFFF)
         return descriptor(
-            given if given != _NO_ID else self._new_msg_id(),
+            given,
             _NO_ID if correl_id is None else _pad(correl_id),
             priority,
             persistence,
             _UNLIMITED if expiry is None else expiry,
             format,
-            reply_to_q[:48],
-            (reply_to_qmgr or (self._engine.qmgr_name if reply_to_q else ""))[:48],
-            session.appl_name if session else "pcfserver",
+            reply_to_q[:48] if reply_to_q else "",  # (no slice made for the usual empty one)
+            (reply_to_qmgr or (self._engine.qmgr_name if reply_to_q else ""))[:48] if reply_to_q or reply_to_qmgr else "",
+            session.appl_name if session is not None else "pcfserver",
             date,
             clock,
-            session.user if session else "",
+            session.user if session is not None else "",
             0,
             546,
             coded_char_set_id,
@@ -531,10 +561,15 @@ class MessageLayer:
     def _new_msg_id(self) -> bytes:
         """AMQ, the queue manager name (12 characters) and 8 unique bytes, as IBM MQ forms them."""
         head = self._id_head
-        if head is None:  # (made once: a queue manager's name is fixed when the engine opens)
-            name = self._engine.qmgr_name
-            head = self._id_head = ("AMQ " + name[:12].ljust(12)).encode("latin-1", "replace") + self._start.to_bytes(4, "big")
+        if head is None:
+            head = self._msg_id_head()
         return head + _MSG_ID_COUNTER(next(self._counter) & 0xFFFFFFFF)
+
+    def _msg_id_head(self) -> bytes:
+        """The MsgId's first 20 bytes, made once: a queue manager's name is fixed when the engine opens."""
+        name = self._engine.qmgr_name
+        head = self._id_head = ("AMQ " + name[:12].ljust(12)).encode("latin-1", "replace") + self._start.to_bytes(4, "big")
+        return head
 
     def _plan(self, base: Queue) -> _PutPlan:
         """What a put to ``base`` checks, read from its attributes once per version of the definition."""
@@ -597,10 +632,13 @@ class MessageLayer:
         self._seq += 1
         expires_at = None if md.expiry == _UNLIMITED else now + md.expiry / 10
         message = StoredMessage(self._seq, base.name, level, md, body if type(body) is bytes else bytes(body), now, expires_at)
-        self._engine.record(
-            _undo_place, message, (state, uow, state.depth, state.uncommitted, state.high_depth, state.enq_count, state.last_put, uow.count if uow is not None else 0)
+        self._tx.undo.append(
+            (_UNDO_PLACE, message, (state, uow, state.depth, state.uncommitted, state.high_depth, state.enq_count, state.last_put, uow.count if uow is not None else 0))
         )
-        state.add(message)
+        state.levels[level].append(message)  # (QueueMessages.add, a call less per put)
+        depth = state.depth = state.depth + 1
+        if depth > state.high_depth:
+            state.high_depth = depth
         state.enq_count += 1
         self.put_count += 1
         state.last_put = now
@@ -707,11 +745,17 @@ class MessageLayer:
         makes the body handed back from the message found before anything changes: an MQIError
         it raises leaves the message where it was (the REST API's conversion to text).
         """
-        session.last_reason = mq.MQRC_NONE
-        named, base = self._ends(name)
+        session.last_reason = _RC_NONE
+        named = self._queue(name)  # (as put: _ends and _plan's cache written out)
+        if named is not None and named.qtype == _QT_LOCAL:
+            base = named
+        else:
+            named, base = self._ends(name)
         if authorize and session.identity is not None:
             self._authorize(session, named.name, mq.MQAUTH_BROWSE if browse else mq.MQAUTH_INPUT)
-        plan = self._plan(base)
+        plan = self._plans.get(base.name)
+        if plan is None or plan.record is not base or plan.qmgr is not self._engine.qmgr_attrs():
+            plan = self._plan(base)
         if plan.get_inhibited or (named is not base and named.attrs.get(mq.MQIA_INHIBIT_GET) == mq.MQQA_GET_INHIBITED):
             raise MQIError(mq.MQRC_GET_INHIBITED)
         state = self.queues.get(base.name) or self.state(base.name)
@@ -731,12 +775,16 @@ class MessageLayer:
         uow = session.uow if syncpoint else None
         if uow is not None and uow.count + 1 > plan.max_uncommitted:
             raise MQIError(mq.MQRC_SYNCPOINT_LIMIT_REACHED)
-        self._engine.record(_undo_get, found, (state, uow, state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, uow.count if uow is not None else 0))
+        self._tx.undo.append(
+            (_UNDO_GET, found, (state, uow, state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, uow.count if uow is not None else 0))
+        )
         state.depth -= 1
         state.deq_count += 1
         self.get_count += 1
         state.last_get = now
-        state.detach(found)
+        level = state.levels[found.level]  # (QueueMessages.detach, a call less per get)
+        if level[0] is found:
+            level.popleft()
         if uow is not None:
             found.got_uow = uow
             uow.gets.append(found)
@@ -810,20 +858,29 @@ class MessageLayer:
         queues = self.queues
         arrivals = self.arrivals
         rows: list[MessageRow] = []
+        # A unit's messages are mostly on one queue: its state is looked up once per run of them (``last``).
+        last: str | None = None
+        state: QueueMessages | None = None
         for m in puts:
             m.put_uow = None
-            state = queues.get(m.queue)
-            if state is not None:
+            if m.queue is not last:
+                last = m.queue
+                state = queues.get(last)
+                if state is not None:
+                    arrivals.add(last)
+            if state is not None:  # (its queue may be gone)
                 state.uncommitted -= 1
-                arrivals.add(m.queue)
-            if not m.removed and m.md.persistence == _PERSISTENT and state is not None:  # (its queue may be gone)
-                m.stored = True
-                rows.append((m.seq, m.queue, m.level, md_record(m.md.fields(), m.put_at, m.expires_at), m.body, 0))
+                if not m.removed and m.md.persistence == _PERSISTENT:
+                    m.stored = True
+                    rows.append((m.seq, m.queue, m.level, m.record(), m.body, 0))
         seqs: list[int] = []
+        last = None
         for m in gets:
             m.got_uow = None
             m.removed = True
-            state = queues.get(m.queue)
+            if m.queue is not last:
+                last = m.queue
+                state = queues.get(last)
             if state is not None:
                 state.uncommitted -= 1
             if m.stored:
@@ -887,7 +944,7 @@ class MessageLayer:
                 state.high_depth = max(state.high_depth, state.depth)
                 self.arrivals.add(m.queue)
             if m.stored:
-                self._engine.record_op(UpdateMessage(m.seq, md_record(m.md.fields(), m.put_at, m.expires_at)))
+                self._engine.record_op(UpdateMessage(m.seq, m.record()))
         uow.puts, uow.gets, uow.count = [], [], 0
 
     # ------------------------------------------------------------------ administration

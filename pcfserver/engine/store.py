@@ -67,7 +67,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: ("CREATE TABLE journal (seq INTEGER PRIMARY KEY, ops BLOB NOT NULL)",),
     # Messages: committed persistent ones, and at a clean close the non-persistent ones of
     # NPMCLASS(HIGH) queues (np = 1), which the next open reads and deletes.  ``md`` is the
-    # descriptor as plain data (see md_record), ``level`` the delivery level fixed on arrival.
+    # descriptor as plain data (see StoredMessage.record), ``level`` the delivery level fixed on arrival.
     2: (
         "CREATE TABLE messages (seq INTEGER PRIMARY KEY, queue TEXT NOT NULL, level INTEGER NOT NULL,"
         " md BLOB NOT NULL, body BLOB NOT NULL, np INTEGER NOT NULL DEFAULT 0)",
@@ -360,17 +360,6 @@ _MESSAGE_OPS = (
     AddHistory,
 )
 _MESSAGE_OP_TYPES = frozenset(_MESSAGE_OPS)
-
-
-def md_record(fields: tuple[object, ...], put_at: float, expires_at: float | None) -> MdRecord:
-    """A message descriptor's fields (ints, strings and bytes) and its clock as plain data (what the store keeps;
-    written as one pickle per row, or inside its batch's)."""
-    # (float() only when needed: a type call per stored message cost 750 instructions, and the clock gives floats)
-    return (
-        *fields,
-        put_at if type(put_at) is float else float(put_at),
-        expires_at if expires_at is None or type(expires_at) is float else float(expires_at),
-    )
 
 
 def md_bytes(record: MdRecord) -> bytes:

@@ -28,7 +28,7 @@ import struct
 from collections.abc import Sequence
 from typing import Any
 
-# A stored descriptor: its fields, when it was put and when it expires, as plain data (store.md_record).
+# A stored descriptor: its fields, when it was put and when it expires, as plain data (messages.StoredMessage.record).
 MdRecord = tuple[object, ...]
 # A stored message: (seq, queue, level, descriptor record, body, np); as a row of the messages table, the record pickled.
 MessageRow = tuple[int, str, int, MdRecord, bytes, int]
