@@ -4,6 +4,7 @@ NPMCLASS(HIGH) queue; backout counts are kept."""
 
 from __future__ import annotations
 
+import dataclasses
 import signal
 import sqlite3
 import subprocess
@@ -244,3 +245,30 @@ def test_a_restart_within_the_same_second_never_repeats_a_msgid(tmp_path: Path) 
     with open_queue_manager(tmp_path) as qm, qm.session() as s:
         kept = {s.get("SYSTEM.DEFAULT.LOCAL.QUEUE")[0].msg_id for _ in range(9)}
     assert kept == seen
+
+
+@pytest.mark.parametrize("count", [1, 20], ids=["a row each", "a batch row"])
+def test_every_descriptor_field_a_put_set_comes_back_after_a_restart(tmp_path: Path, count: int) -> None:
+    """What the store keeps of a descriptor is its fields in order: each one set to something of its own (a unit of
+    one message keeps a row of its own, one of twenty a batch row) reads back as it was put."""
+    data = tmp_path / "data"
+    with open_queue_manager(data) as qm:
+        qm.execute(create("FIELDS.Q"))
+        with qm.session(appl_name="fields test", user="alice") as s:
+            put = [
+                s.put(
+                    "FIELDS.Q", f"body {i}", persistent=True, priority=7, expiry=600_000, correl_id=f"c{i}", msg_id=f"m{i}",
+                    reply_to="REPLY.Q@OTHER.QM", format="MQHRF2  ", syncpoint=True,
+                )
+                for i in range(count)
+            ]
+            s.commit()
+    with open_queue_manager(data) as qm, qm.session() as s:
+        for i, sent in enumerate(put):
+            md, body = s.get("FIELDS.Q", msg_id=f"m{i}")
+            assert body == f"body {i}".encode()
+            assert (md.msg_id, md.correl_id) == (f"m{i}".encode().ljust(24, b"\0"), f"c{i}".encode().ljust(24, b"\0"))
+            assert (md.priority, md.persistence, md.format) == (7, mq.MQPER_PERSISTENT, "MQHRF2  ")
+            assert (md.reply_to_q, md.reply_to_qmgr, md.put_appl_name, md.user_identifier) == ("REPLY.Q", "OTHER.QM", "fields test", "alice")
+            assert 0 < md.expiry <= 600_000  # the time left
+            assert md == dataclasses.replace(sent, expiry=md.expiry)  # and every other field, the dates included
