@@ -705,6 +705,7 @@ class SqliteStore:
             if str(mode).lower() != "wal":
                 raise StoreError(f"{self.path}: cannot switch to WAL mode (got {mode})")
             self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA secure_delete=FAST")  # (formats/messaging-rules.tsv: a freed page is not rewritten)
             # One owner per registry: the engine caches the whole registry, so a second process
             # writing behind its back would be lost.  EXCLUSIVE keeps the lock once taken.
             self._db.execute("PRAGMA locking_mode=EXCLUSIVE")
