@@ -4,8 +4,11 @@ whichever of a batch's messages were got, backed out, cleared or moved since."""
 
 from __future__ import annotations
 
+import pickle
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from engine_support import acknowledged_until_killed, command, create, qname
@@ -15,7 +18,8 @@ from hypothesis import strategies as st
 from pcfserver import MQIError, mq, open_queue_manager
 from pcfserver.codec import Integer
 from pcfserver.engine import StoreError
-from pcfserver.engine.store_batches import BATCH_MIN
+from pcfserver.engine.store import SCHEMA_VERSION
+from pcfserver.engine.store_batches import BATCH_MIN, load_plain
 
 
 def _bodies(data: Path, queue: str) -> list[bytes]:
@@ -118,6 +122,82 @@ def test_a_batch_that_cannot_be_read_is_reported_on_open(tmp_path: Path) -> None
     db.execute("UPDATE batches SET data = ?", (b"\x80\x05not a pickle",))
     db.commit()
     db.close()
+    with pytest.raises(StoreError, match="batch of messages cannot be read"):
+        open_queue_manager(tmp_path)
+
+
+def _batch_head(data: Path) -> tuple[bytes, object]:
+    """The one batch row's data and its head, as stored."""
+    db = sqlite3.connect(data / "registry.sqlite3")
+    try:
+        (row,) = db.execute("SELECT data FROM batches").fetchall()
+    finally:
+        db.close()
+    size = int.from_bytes(row[0][:4], "big")
+    return row[0], load_plain(row[0][4 : 4 + size])
+
+
+def _rewrite_batch(data: Path, head: object, bodies: bytes, *, schema: int | None = None) -> None:
+    encoded = pickle.dumps(head, 5)
+    db = sqlite3.connect(data / "registry.sqlite3")
+    db.execute("UPDATE batches SET data = ?", (len(encoded).to_bytes(4, "big") + encoded + bodies,))
+    if schema is not None:
+        db.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(schema),))
+    db.commit()
+    db.close()
+
+
+def test_a_batch_head_is_written_by_column_once_for_what_every_message_shares(tmp_path: Path) -> None:
+    _setup(tmp_path, "Q")
+    with open_queue_manager(tmp_path) as qm, qm.session() as s:
+        for k in range(BATCH_MIN):
+            s.put("Q", b"m%d" % k, persistent=True, priority=k % 3, syncpoint=True)
+        s.commit()
+    _, head = _batch_head(tmp_path)
+    assert isinstance(head, list)
+    seqs, queues, levels, lengths, fields = head
+    assert levels == [k % 3 for k in range(BATCH_MIN)]  # a priority queue: each message at its priority
+    assert len(seqs) == BATCH_MIN and queues == ("Q",) and lengths == [len(b"m%d" % k) for k in range(BATCH_MIN)]
+    assert fields[2] == [k % 3 for k in range(BATCH_MIN)]  # the priorities differ
+    assert fields[5] == ("MQSTR   ",)  # the format is the same for all: written once
+    with open_queue_manager(tmp_path) as qm, qm.session() as s:
+        assert [s.get("Q")[0].priority for _ in range(BATCH_MIN)] == sorted((k % 3 for k in range(BATCH_MIN)), reverse=True)
+
+
+def test_a_batch_row_schema_9_wrote_a_head_per_message_is_still_read(tmp_path: Path) -> None:
+    """A database of schema 9 whose batch heads hold a tuple per message opens, upgrades and reads them."""
+    _setup(tmp_path, "Q")
+    with open_queue_manager(tmp_path) as qm, qm.session() as s:
+        put = [s.put("Q", b"m%d" % k, persistent=True, priority=k % 3, syncpoint=True) for k in range(BATCH_MIN)]
+        s.commit()
+    data, head = _batch_head(tmp_path)
+    assert isinstance(head, list)
+    n = len(head[0])
+    seqs, queues, levels, lengths, *fields = [column * n if type(column) is tuple else column for column in (*head[:4], *head[4])]
+    per_message = tuple(zip(seqs, queues, levels, zip(*fields, strict=True), lengths, strict=True))
+    _rewrite_batch(tmp_path, per_message, data[4 + int.from_bytes(data[:4], "big") :], schema=9)
+    with open_queue_manager(tmp_path) as qm, qm.session() as s:
+        got = {s.get("Q")[0].msg_id: None for _ in range(BATCH_MIN)}
+    assert list(got) == [md.msg_id for md in sorted(put, key=lambda md: -md.priority)]
+    assert _rows(tmp_path, "SELECT value FROM meta WHERE key = 'schema_version'") == SCHEMA_VERSION
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda head: [head[0][:-1], *head[1:]],  # a message's seq missing
+        lambda head: [*head[:4], [*head[4][:2], [1, 2], *head[4][3:]]],  # a descriptor column of two values
+        lambda head: [head[0], ("A", "B"), *head[2:]],  # a shared value that is not one value
+        lambda head: head[:4],  # no descriptor columns
+    ],
+    ids=["seqs", "descriptor column", "shared column", "no descriptors"],
+)
+def test_a_batch_head_whose_columns_do_not_line_up_is_reported_on_open(tmp_path: Path, change: Callable[[list[Any]], object]) -> None:
+    _setup(tmp_path, "Q")
+    _unit(tmp_path, "Q", [b"m%d" % k for k in range(BATCH_MIN)])
+    data, head = _batch_head(tmp_path)
+    assert isinstance(head, list)
+    _rewrite_batch(tmp_path, change(head), data[4 + int.from_bytes(data[:4], "big") :])
     with pytest.raises(StoreError, match="batch of messages cannot be read"):
         open_queue_manager(tmp_path)
 

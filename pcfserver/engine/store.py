@@ -45,6 +45,7 @@ from typing import Protocol, cast
 from pcfserver.codec.decoder import decode
 from pcfserver.codec.encoder import encode
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
+from pcfserver.engine.store_batches import HEAD_BY_COLUMN as _HEAD_BY_COLUMN
 from pcfserver.engine.store_batches import MIGRATION as _BATCHES_MIGRATION
 from pcfserver.engine.store_batches import ROWS_PER_INSERT, Batches, MdRecord, MessageRow, insert_many, load_plain
 
@@ -53,7 +54,7 @@ AttrValue = int | str
 ObjValue = int | str | tuple[str, ...] | tuple[int, ...]
 
 DB_NAME = "registry.sqlite3"
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 # MIGRATIONS[v] takes the schema from version v to v + 1.  Version 0 is an empty file.
 MIGRATIONS: dict[int, tuple[str, ...]] = {
@@ -93,6 +94,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     7: ("DROP INDEX IF EXISTS messages_queue",),
     # A commit of many persistent messages writes them many to a row (pcfserver/engine/store_batches.py).
     8: _BATCHES_MIGRATION,
+    # Batch heads by column (store_batches.py): older rows stay readable, an older program refuses the database.
+    9: _HEAD_BY_COLUMN,
 }
 
 # Attribute values gathered in the journal before they are folded into the tables.  A fold
