@@ -291,3 +291,45 @@ def test_getting_a_long_message_does_not_rewrite_the_pages_its_body_used(tmp_pat
             after_get = wal.stat().st_size
     assert after_put > 16 * frame  # the put wrote the body's pages (no checkpoint yet has started the WAL again)
     assert (after_get - after_put) // frame <= 4
+
+
+def test_the_wal_is_full_length_from_the_start_and_commits_write_over_it(tmp_path: Path) -> None:
+    """The store makes its WAL as long as SQLite lets it grow before a checkpoint starts it again (formats/
+    messaging-rules.tsv): the commits after a start write over that length instead of lengthening the file, and
+    what they committed is there after a crash (the zeros past the last frame read as the WAL's end)."""
+    data = tmp_path / "data"
+    wal = data / (DB_NAME + "-wal")
+    full = 32 + 1000 * (24 + 4096)
+    child = subprocess.Popen(
+        [sys.executable, "-c", WAL_CHILD, str(data)], stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent
+    )
+    assert child.stdout is not None
+    sizes = [int(child.stdout.readline()) for _ in range(3)]
+    child.send_signal(signal.SIGKILL)
+    child.communicate(timeout=30)
+    assert sizes == [full, full, full]  # at open, after 450 commits of one message, after a unit of 300
+    assert wal.stat().st_size == full  # the crash left it as it was
+    assert _bodies(data, "WAL.Q") == [f"single {i}" for i in range(150)] + [f"unit {i}" for i in range(300)]
+
+
+WAL_CHILD = r"""
+import sys
+from pathlib import Path
+from pcfserver import Integer, Message, String, mq, open_queue_manager
+
+data = Path(sys.argv[1])
+wal = data / "registry.sqlite3-wal"
+qm = open_queue_manager(data)
+qm.execute(Message(mq.MQCMD_CREATE_Q, (String(mq.MQCA_Q_NAME, "WAL.Q"), Integer(mq.MQIA_Q_TYPE, mq.MQQT_LOCAL))))
+print(wal.stat().st_size, flush=True)
+with qm.session() as s:
+    for i in range(150):  # 450 commits of one message each
+        s.put("WAL.Q", f"single {i}", persistent=True)
+        s.get("WAL.Q", msg_id=s.put("WAL.Q", "taken back", persistent=True).msg_id)
+    print(wal.stat().st_size, flush=True)
+    for i in range(300):
+        s.put("WAL.Q", f"unit {i}", persistent=True, syncpoint=True)
+    s.commit()
+    print(wal.stat().st_size, flush=True)
+    input()  # until killed
+"""

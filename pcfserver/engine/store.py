@@ -677,6 +677,39 @@ class StoreError(RuntimeError):
     """The data directory cannot be used (locked by another process, newer schema, ...)."""
 
 
+_WAL_HEADER = 32  # SQLite's WAL file: a 32-byte header, then frames of a 24-byte header and one page
+_WAL_FRAME_HEADER = 24
+
+
+def presize_wal(db: sqlite3.Connection, path: Path) -> None:
+    """Makes the WAL file of the database at ``path`` (open in ``db``, in WAL mode and locked for itself) as long as
+    it grows before SQLite's automatic checkpoint starts it again from the beginning, written with zeros and synced:
+    every commit then writes over blocks the file has instead of lengthening it (formats/messaging-rules.tsv).
+
+    SQLite reads a WAL's frames from its start up to the first one whose checksum fails, so the zeros past the last
+    frame are read as its end, before and after a crash; only the bytes past the file's end are written.  Errors
+    leave the file as it was (the zeros are a saving, not a need)."""
+    page_size = int(db.execute("PRAGMA page_size").fetchone()[0])
+    frames = int(db.execute("PRAGMA wal_autocheckpoint").fetchone()[0])
+    size = _WAL_HEADER + max(frames, 0) * (_WAL_FRAME_HEADER + page_size)
+    try:
+        fd = os.open(path.with_name(path.name + "-wal"), os.O_WRONLY)  # (SQLite made it: never created here)
+    except OSError:
+        return
+    try:
+        end = os.fstat(fd).st_size
+        if end >= size:
+            return
+        zeros = memoryview(bytes(min(size - end, 1 << 20)))
+        while end < size:
+            end += os.pwrite(fd, zeros[: size - end], end)
+        os.fsync(fd)
+    except OSError:
+        return
+    finally:
+        os.close(fd)
+
+
 def _fsync_directory(path: Path) -> None:
     """Makes the directory entries in ``path`` durable (a new database file after a power loss)."""
     try:
@@ -713,6 +746,7 @@ class SqliteStore:
             # writing behind its back would be lost.  EXCLUSIVE keeps the lock once taken.
             self._db.execute("PRAGMA locking_mode=EXCLUSIVE")
             self._migrate()
+            presize_wal(self._db, self.path)  # (after the first transaction: the lock and the WAL file are ours)
             # What a crash left in the journal goes into the tables now.
             self._journal = self._read_journal()
             if self._journal.values:
