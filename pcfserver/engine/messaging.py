@@ -473,17 +473,14 @@ class MessageLayer:
         """
         if session is not None:
             session.last_reason = _RC_NONE
-        # _ends and _plan's cache written out (two calls and a tuple less per put): a local queue names itself
-        first = self._queue(name)
-        if first is not None and first.qtype == _QT_LOCAL:
-            base = first
+        plan = self._current_plan(name)
+        if plan is not None:
+            first = base = plan.record
         else:
             first, base = self._ends(name)
+            plan = self._plan(base)
         if session is not None and session.identity is not None:
             self._authorize(session, first.name, mq.MQAUTH_OUTPUT)
-        plan = self._plans.get(base.name)
-        if plan is None or plan.record is not base or plan.qmgr is not self._engine.qmgr_attrs():
-            plan = self._plan(base)
         if plan.put_inhibited or (first is not base and first.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED):
             raise MQIError(mq.MQRC_PUT_INHIBITED)
         now = self.clock()
@@ -570,6 +567,15 @@ class MessageLayer:
         name = self._engine.qmgr_name
         head = self._id_head = ("AMQ " + name[:12].ljust(12)).encode("latin-1", "replace") + self._start.to_bytes(4, "big")
         return head
+
+    def _current_plan(self, name: str) -> _PutPlan | None:
+        """The plan of the local queue ``name`` when one is cached for its definition as it stands, else None (an alias
+        or a remote queue, a definition or queue manager changed since): put and get find the queue and its plan in
+        one call, without _ends' tuple and _plan's look-ups."""
+        plan = self._plans.get(name)
+        if plan is not None and plan.record is self._queue(name) and plan.qmgr is self._engine.qmgr_attrs():
+            return plan
+        return None
 
     def _plan(self, base: Queue) -> _PutPlan:
         """What a put to ``base`` checks, read from its attributes once per version of the definition."""
@@ -746,16 +752,14 @@ class MessageLayer:
         it raises leaves the message where it was (the REST API's conversion to text).
         """
         session.last_reason = _RC_NONE
-        named = self._queue(name)  # (as put: _ends and _plan's cache written out)
-        if named is not None and named.qtype == _QT_LOCAL:
-            base = named
+        plan = self._current_plan(name)
+        if plan is not None:
+            named = base = plan.record
         else:
             named, base = self._ends(name)
+            plan = self._plan(base)
         if authorize and session.identity is not None:
             self._authorize(session, named.name, mq.MQAUTH_BROWSE if browse else mq.MQAUTH_INPUT)
-        plan = self._plans.get(base.name)
-        if plan is None or plan.record is not base or plan.qmgr is not self._engine.qmgr_attrs():
-            plan = self._plan(base)
         if plan.get_inhibited or (named is not base and named.attrs.get(mq.MQIA_INHIBIT_GET) == mq.MQQA_GET_INHIBITED):
             raise MQIError(mq.MQRC_GET_INHIBITED)
         state = self.queues.get(base.name) or self.state(base.name)

@@ -248,7 +248,7 @@ class Batches:
         head = pickle.dumps(columns, PICKLE_PROTOCOL)
         data = b"".join([_HEAD_SIZE.pack(len(head)), head, *bodies])
         db.execute("INSERT INTO batches (first, data) VALUES (?, ?)", (first, data))
-        pending.added.append((first, [row[0] for row in group]))
+        pending.added.append((first, columns[0]))  # (the head's seqs: the index only reads them)
 
     def delete(self, db: sqlite3.Connection, seqs: list[int]) -> list[int]:
         """Deletes the batched messages among ``seqs``; returns the others (rows of the messages table)."""
