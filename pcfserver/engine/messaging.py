@@ -473,12 +473,8 @@ class MessageLayer:
         """
         if session is not None:
             session.last_reason = _RC_NONE
-        plan = self._current_plan(name)
-        if plan is not None:
-            first = base = plan.record
-        else:
-            first, base = self._ends(name)
-            plan = self._plan(base)
+        first, plan = self._target(name)
+        base = plan.record
         if session is not None and session.identity is not None:
             self._authorize(session, first.name, mq.MQAUTH_OUTPUT)
         if plan.put_inhibited or (first is not base and first.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED):
@@ -568,14 +564,15 @@ class MessageLayer:
         head = self._id_head = ("AMQ " + name[:12].ljust(12)).encode("latin-1", "replace") + self._start.to_bytes(4, "big")
         return head
 
-    def _current_plan(self, name: str) -> _PutPlan | None:
-        """The plan of the local queue ``name`` when one is cached for its definition as it stands, else None (an alias
-        or a remote queue, a definition or queue manager changed since): put and get find the queue and its plan in
-        one call, without _ends' tuple and _plan's look-ups."""
+    def _target(self, name: str) -> tuple[Queue, _PutPlan]:
+        """The definition ``name`` names and the plan of the local queue it leads to (``plan.record``), for put and get
+        in one call: a local queue's cached plan, when it is current for the definition and the queue manager's
+        attributes as they stand, is found with one look-up of each; anything else through _ends and _plan."""
         plan = self._plans.get(name)
         if plan is not None and plan.record is self._queue(name) and plan.qmgr is self._engine.qmgr_attrs():
-            return plan
-        return None
+            return plan.record, plan
+        named, base = self._ends(name)
+        return named, self._plan(base)
 
     def _plan(self, base: Queue) -> _PutPlan:
         """What a put to ``base`` checks, read from its attributes once per version of the definition."""
@@ -752,12 +749,8 @@ class MessageLayer:
         it raises leaves the message where it was (the REST API's conversion to text).
         """
         session.last_reason = _RC_NONE
-        plan = self._current_plan(name)
-        if plan is not None:
-            named = base = plan.record
-        else:
-            named, base = self._ends(name)
-            plan = self._plan(base)
+        named, plan = self._target(name)
+        base = plan.record
         if authorize and session.identity is not None:
             self._authorize(session, named.name, mq.MQAUTH_BROWSE if browse else mq.MQAUTH_INPUT)
         if plan.get_inhibited or (named is not base and named.attrs.get(mq.MQIA_INHIBIT_GET) == mq.MQQA_GET_INHIBITED):
