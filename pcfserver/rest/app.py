@@ -51,7 +51,8 @@ class RestApp:
 
     def handle(self, request: Request, peer: str, certificate_user: str | None = None) -> Response | Routed:
         path, method = request.path, request.method
-        if _LOGIN.fullmatch(path):
+        login = _LOGIN.fullmatch(path) is not None
+        if login:
             if method == "POST":
                 return self.auth.login(request, peer)
             if method not in ("GET", "DELETE"):
@@ -59,7 +60,7 @@ class RestApp:
         principal = self.auth.authenticate(request, peer, certificate_user)
         if isinstance(principal, Response):
             return principal
-        if _LOGIN.fullmatch(path):
+        if login:
             if method == "GET":
                 return self.auth.whoami(principal)
             if request.header(CSRF_HEADER) is None:

@@ -139,8 +139,12 @@ class MessagingApi:
             if topic is None:
                 return error("not_found", request.path)
             return self._topic(request, int(topic.group(1)), unquote(topic.group(2)), unquote(topic.group(3)))
-        version = int(match.group(1))
-        qmgr, queue, resource = unquote(match.group(2)), unquote(match.group(3)), match.group(4)
+        digit, qmgr, queue, resource = match.groups()
+        version = int(digit)
+        if "%" in qmgr:
+            qmgr = unquote(qmgr)
+        if "%" in queue:
+            queue = unquote(queue)
         method = request.method
         if (resource, method) not in _QUERY:
             return error("method_not_allowed", method, request.path, extra=(("Allow", _ALLOWED[resource]),))

@@ -463,7 +463,7 @@ class HttpServer:
     async def _run(self, op: Operation, session: SessionState) -> Response:
         """Runs an operation through the committer; a get that finds nothing waits for an arrival until ``op.wait`` passes."""
         layer = self.layer
-        deadline = trio.current_time() + op.wait
+        deadline: float | None = None  # (from the first attempt that finds nothing: most requests never read the clock)
         handle: int | None = None
         try:
             while True:
@@ -471,6 +471,8 @@ class HttpServer:
                 result = job.result
                 if not (isinstance(result, MQIError) and result.reason == mq.MQRC_NO_MSG_AVAILABLE):
                     break
+                if deadline is None:
+                    deadline = trio.current_time() + op.wait
                 if self._stopping or trio.current_time() >= deadline:
                     break
                 if handle is None:
