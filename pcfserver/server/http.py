@@ -471,9 +471,10 @@ class HttpServer:
                 result = job.result
                 if not (isinstance(result, MQIError) and result.reason == mq.MQRC_NO_MSG_AVAILABLE):
                     break
+                now = trio.current_time()
                 if deadline is None:
-                    deadline = trio.current_time() + op.wait
-                if self._stopping or trio.current_time() >= deadline:
+                    deadline = now + op.wait
+                if self._stopping or now >= deadline:
                     break
                 if handle is None:
                     # A waiting get holds the queue open for input, as MQGET with a wait does.
