@@ -21,6 +21,7 @@ drive lasts ``--seconds``/N) and prints the medians, the ratio being the median 
 fdatasync it before each answer: no engine, only the one durable write a persistent put or get needs.  Its ratio to
 the bare server is about the most any durable server can reach in that row on this machine's disk and CPUs
 (0.54-0.69 in four runs on the two-CPU VM this was written on; pcfserver reached 0.87-0.90 of it in the same runs).
+The last line prints pcfserver's one-client rate against the floor's, the median of the rounds' ratios.
 
 ``--instructions`` (needs valgrind): the same comparisons counted in CPU instructions instead of time, which
 do not move with the machine's load: (a) commit every 100, ours and the SQLite baseline; (b) one REST client,
@@ -317,9 +318,10 @@ def rest_rows(clients: list[int], seconds: float) -> list[tuple[int, tuple[float
 
 def rest_rows_alternating(
     clients: list[int], seconds: float, rounds: int, floor: bool = False
-) -> tuple[list[tuple[int, tuple[float, float, float, int], tuple[float, float, float, int], float]], tuple[tuple[float, float, float, int], float] | None]:
+) -> tuple[list[tuple[int, tuple[float, float, float, int], tuple[float, float, float, int], float]], tuple[tuple[float, float, float, int], float, float] | None]:
     """Both servers up at once; each client count drives ours, then the bare one, ``rounds`` times.  With ``floor``,
-    the one-client rounds also drive the bare server with one durable write per answer: its medians and ratio."""
+    the one-client rounds also drive the bare server with one durable write per answer: its medians, its ratio to the
+    bare server and ours to it (each the median of the rounds' ratios)."""
     python, me = sys.executable, str(Path(__file__).resolve())
     each = max(1.0, seconds / rounds)
     rows = []
@@ -345,7 +347,11 @@ def rest_rows_alternating(
                 ratio = statistics.median(o[0] / b[0] for o, b in zip(ours, base, strict=True))
                 rows.append((n, _medians(ours), _medians(base), ratio))
                 if floors:
-                    floor_row = (_medians(floors), statistics.median(f[0] / b[0] for f, b in zip(floors, base, strict=True)))
+                    floor_row = (
+                        _medians(floors),
+                        statistics.median(f[0] / b[0] for f, b in zip(floors, base, strict=True)),
+                        statistics.median(o[0] / f[0] for o, f in zip(ours, floors, strict=True)),
+                    )
         finally:
             for process in reversed(started):
                 stop_server(process)
@@ -481,8 +487,9 @@ def main() -> int:
         flag = f"  ({bad} unexpected answers)" if bad else ""
         print(f"    {n:>2} client{'s' if n > 1 else ' '}    {ours:>10,.0f} ({p50:5.2f}/{p99:6.2f})   {base:>10,.0f} ({b50:5.2f}/{b99:6.2f})   {ratio:5.2f}{flag}")
     if floor_row is not None:
-        (rate, p50, p99, _), ratio = floor_row
+        (rate, p50, p99, _), ratio, ours_to_floor = floor_row
         print(f"    floor, 1 client: the bare server with one in-place frame fdatasync'd per answer {rate:,.0f} ({p50:5.2f}/{p99:6.2f})   ratio to bare {ratio:5.2f}")
+        print(f"    pcfserver, 1 client, against the floor: {ours_to_floor:5.2f}")
     return 0
 
 
