@@ -13,16 +13,30 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
-    """The file names inside a wheel built once from this checkout."""
+def wheel_build(tmp_path_factory: pytest.TempPathFactory) -> tuple[set[str], str]:
+    """The file names inside a wheel built once from this checkout, and what the build printed."""
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w", str(out), str(ROOT)],
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--verbose", "--no-deps", "--no-build-isolation", "-w", str(out), str(ROOT)],
         check=True,
         capture_output=True,
+        text=True,
     )
     (wheel,) = out.glob("pcfserver-*.whl")
-    return set(zipfile.ZipFile(wheel).namelist())
+    return set(zipfile.ZipFile(wheel).namelist()), built.stdout + built.stderr
+
+
+@pytest.fixture(scope="module")
+def wheel_names(wheel_build: tuple[set[str], str]) -> set[str]:
+    return wheel_build[0]
+
+
+def test_the_build_leaves_no_shipped_folder_out_of_packages(wheel_build: tuple[set[str], str]) -> None:
+    """setuptools warns, in a block a new user sees while tools/run.sh sets up, of every folder Python could import
+    that `packages` leaves out, and says a later release would leave its files out of the wheel."""
+    printed = wheel_build[1]
+    assert "bdist_wheel" in printed or "Building wheel" in printed  # (the build's own output is there to read)
+    assert "absent from the `packages` configuration" not in printed, printed[printed.find("absent from") - 300 :][:600]
 
 
 def test_the_wheel_holds_every_formats_file(wheel_names: set[str]) -> None:
