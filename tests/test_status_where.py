@@ -129,3 +129,34 @@ STOP CHANNEL(TO.B)
     assert shown(run(engine, "DISPLAY CHSTATUS(*) WHERE(STATUS EQ STOPPED)"), "CHANNEL") == ["TO.B"]
     assert shown(run(engine, "DISPLAY CHSTATUS(*) WHERE(STATUS NE STOPPED)"), "CHANNEL") == ["TO.A"]
     assert shown(run(engine, "DISPLAY CHSTATUS(TO.*) WHERE(CONNAME LK 'a.*')"), "CHANNEL") == ["TO.A"]
+
+
+def test_display_qstatus_type_handle_shows_each_handle_and_filters_on_its_fields() -> None:
+    """runmqsc DISPLAY QSTATUS TYPE(HANDLE): one block per open handle with its fields (APPLTAG, INPUT, OUTPUT, ...);
+    WHERE and OPENTYPE choose handles by them; a TYPE(QUEUE) answer carries none of them, nor a handle any queue field."""
+    with open_queue_manager() as qm:
+        loaded(qm)
+        with qm.session(appl_name="reader") as reader, qm.session(appl_name="writer") as writer:
+            reader.open("W.ONE", input=True)
+            writer.open("W.ONE", output=True)
+            writer.open("W.THREE", output=True)
+            every = run(qm.engine, "DISPLAY QSTATUS(W.*) TYPE(HANDLE) ALL")
+            assert shown(every, "APPLTAG") == ["reader", "writer", "writer"]
+            assert shown(every, "QUEUE") == ["W.ONE", "W.ONE", "W.THREE"]
+            assert shown(every, "INPUT") == ["SHARED", "NO", "NO"] and shown(every, "OUTPUT") == ["NO", "YES", "YES"]
+            assert shown(every, "HSTATE") == ["ACTIVE"] * 3 and shown(every, "APPLTYPE") == ["USER"] * 3
+            assert not shown(every, "CURDEPTH") and not shown(every, "IPPROCS")
+
+            by_tag = run(qm.engine, "DISPLAY QSTATUS(W.*) TYPE(HANDLE) WHERE(APPLTAG EQ 'writer')")
+            assert shown(by_tag, "QUEUE") == ["W.ONE", "W.THREE"] and not any("AMQ8405I" in line for line in by_tag)
+            assert shown(run(qm.engine, "DISPLAY QSTATUS(W.*) TYPE(HANDLE) WHERE(INPUT EQ SHARED)"), "QUEUE") == ["W.ONE"]
+            assert shown(run(qm.engine, "DISPLAY QSTATUS(W.*) TYPE(HANDLE) OPENTYPE(INPUT) APPLTAG"), "APPLTAG") == ["reader"]
+            assert shown(run(qm.engine, "DISPLAY QSTATUS(W.*) TYPE(HANDLE) OPENTYPE(OUTPUT) APPLTAG"), "APPLTAG") == ["writer", "writer"]
+            chosen = run(qm.engine, "DISPLAY QSTATUS(W.ONE) TYPE(HANDLE) APPLTAG")
+            assert shown(chosen, "APPLTAG") == ["reader", "writer"] and not shown(chosen, "INPUT")
+
+            queues = run(qm.engine, "DISPLAY QSTATUS(W.ONE) TYPE(QUEUE) ALL")
+            assert shown(queues, "IPPROCS") == ["1"] and shown(queues, "OPPROCS") == ["1"]
+            assert not shown(queues, "APPLTAG") and not shown(queues, "INPUT")
+        after = run(qm.engine, "DISPLAY QSTATUS(W.*) TYPE(HANDLE) ALL")
+        assert not shown(after, "APPLTAG")  # the sessions ended: their handles closed

@@ -36,9 +36,14 @@ _MONITORING_ON = frozenset((mq.MQMON_LOW, mq.MQMON_MEDIUM, mq.MQMON_HIGH))
 
 
 @cache
-def _status_attributes() -> tuple[tuple[int, int], ...]:
-    """(parameter, max_length) of every status attribute, in table order (0 for integers)."""
-    return tuple((value_of(row["parameter"]), int(row["max_length"] or 0)) for row in read_table("queue-status-attributes.tsv"))
+def _status_attributes(status_type: str) -> tuple[tuple[int, int], ...]:
+    """(parameter, max_length) of every attribute the answers of a status type carry (QUEUE or HANDLE), in table
+    order (0 for integers)."""
+    return tuple(
+        (value_of(row["parameter"]), int(row["max_length"] or 0))
+        for row in read_table("queue-status-attributes.tsv")
+        if row["status_type"] in (status_type, "both")
+    )
 
 
 def local_queues(engine: Engine, pattern: str) -> list[Queue]:
@@ -61,23 +66,40 @@ def inquire_q_status(engine: Engine, command: Message, p: Parsed) -> list[Messag
     pattern = p.values[mq.MQCA_Q_NAME]
     assert isinstance(pattern, str)
     queues = local_queues(engine, pattern)
-    if p.values.get(mq.MQIACF_Q_STATUS_TYPE, mq.MQIACF_Q_STATUS) == mq.MQIACF_Q_HANDLE:
-        return _handles(engine, command, p, queues)
     selectors = p.values.get(mq.MQIACF_Q_STATUS_ATTRS, (mq.MQIACF_ALL,))
     assert isinstance(selectors, tuple)
     everything = mq.MQIACF_ALL in selectors
-    out = [responses.ok_response(command, tuple(_status(engine, q, everything, frozenset(selectors)))) for q in queues]
+    if p.values.get(mq.MQIACF_Q_STATUS_TYPE, mq.MQIACF_Q_STATUS) == mq.MQIACF_Q_HANDLE:
+        return _handles(engine, command, p, queues, everything, frozenset(selectors))
+    out = [responses.ok_response(command, _parameters(engine, "QUEUE", _status(engine, q), everything, frozenset(selectors))) for q in queues]
     return responses.numbered(out)
 
 
-def _status(engine: Engine, queue: Queue, everything: bool, chosen: frozenset[int]) -> list[Parameter]:
+def _parameters(engine: Engine, status_type: str, values: dict[int, object], everything: bool, chosen: frozenset[int]) -> tuple[Parameter, ...]:
+    """The fields of one answer of ``status_type``: those chosen (or every one) and the name and type, in table order."""
+    params: list[Parameter] = []
+    for pid, length in _status_attributes(status_type):
+        if not (everything or pid in chosen or pid in (mq.MQCA_Q_NAME, mq.MQIACF_Q_STATUS_TYPE)):
+            continue
+        value = values[pid]
+        if isinstance(value, str):
+            params.append(String(pid, value.ljust(length), engine.ccsid))
+        elif isinstance(value, tuple):
+            params.append(IntegerList(pid, value))
+        else:
+            assert isinstance(value, int)
+            params.append(Integer(pid, value))
+    return tuple(params)
+
+
+def _status(engine: Engine, queue: Queue) -> dict[int, object]:
     layer = engine.messaging
     name = queue.name
     depth, opened_in, opened_out = layer.status(name)
     (get_date, get_time), (put_date, put_time) = layer.last_times(name)
     monitoring = queue.attrs.get(mq.MQIA_MONITORING_Q, mq.MQMON_Q_MGR)
     on = monitoring in _MONITORING_ON
-    values: dict[int, object] = {
+    return {
         mq.MQCA_Q_NAME: name,
         mq.MQIACF_Q_STATUS_TYPE: mq.MQIACF_Q_STATUS,
         mq.MQIA_CURRENT_Q_DEPTH: depth,
@@ -92,23 +114,11 @@ def _status(engine: Engine, queue: Queue, everything: bool, chosen: frozenset[in
         mq.MQIACF_Q_TIME_INDICATOR: (mq.MQMON_NOT_AVAILABLE, mq.MQMON_NOT_AVAILABLE),
         mq.MQIA_MONITORING_Q: monitoring,
     }
-    params: list[Parameter] = []
-    for pid, length in _status_attributes():
-        if not (everything or pid in chosen or pid in (mq.MQCA_Q_NAME, mq.MQIACF_Q_STATUS_TYPE)):
-            continue
-        value = values[pid]
-        if isinstance(value, str):
-            params.append(String(pid, value.ljust(length), engine.ccsid))
-        elif isinstance(value, tuple):
-            params.append(IntegerList(pid, value))
-        else:
-            assert isinstance(value, int)
-            params.append(Integer(pid, value))
-    return params
 
 
-def _handles(engine: Engine, command: Message, p: Parsed, queues: list[Queue]) -> list[Message]:
-    """One response per open handle (StatusType MQIACF_Q_HANDLE), filtered by OpenType."""
+def _handles(engine: Engine, command: Message, p: Parsed, queues: list[Queue], everything: bool, chosen: frozenset[int]) -> list[Message]:
+    """One response per open handle (StatusType MQIACF_Q_HANDLE), filtered by OpenType, with the HANDLE rows of the
+    status table chosen; none open: one answer without fields."""
     open_type = p.values.get(mq.MQIACF_OPEN_TYPE, mq.MQQSOT_ALL)
     wanted = {q.name for q in queues}
     out: list[Message] = []
@@ -119,16 +129,17 @@ def _handles(engine: Engine, command: Message, p: Parsed, queues: list[Queue]) -
                 continue
             if (open_type == mq.MQQSOT_INPUT and not handle.input) or (open_type == mq.MQQSOT_OUTPUT and not handle.output):
                 continue
-            params: tuple[Parameter, ...] = (
-                String(mq.MQCA_Q_NAME, name.ljust(48), engine.ccsid),
-                Integer(mq.MQIACF_Q_STATUS_TYPE, mq.MQIACF_Q_HANDLE),
-                String(mq.MQCACF_APPL_TAG, session.appl_name.ljust(28), engine.ccsid),
-                String(mq.MQCACF_USER_IDENTIFIER, session.user.ljust(12), engine.ccsid),
-                Integer(mq.MQIACF_OPEN_INPUT_TYPE, mq.MQQSO_SHARED if handle.input else mq.MQQSO_NO),
-                Integer(mq.MQIACF_OPEN_OUTPUT, mq.MQQSO_YES if handle.output else mq.MQQSO_NO),
-                Integer(mq.MQIACF_HANDLE_STATE, mq.MQHSTATE_ACTIVE),
-            )
-            out.append(responses.ok_response(command, params))
+            values: dict[int, object] = {
+                mq.MQCA_Q_NAME: name,
+                mq.MQIACF_Q_STATUS_TYPE: mq.MQIACF_Q_HANDLE,
+                mq.MQCACF_APPL_TAG: session.appl_name,
+                mq.MQIA_APPL_TYPE: mq.MQAT_USER,
+                mq.MQCACF_USER_IDENTIFIER: session.user,
+                mq.MQIACF_OPEN_INPUT_TYPE: mq.MQQSO_SHARED if handle.input else mq.MQQSO_NO,
+                mq.MQIACF_OPEN_OUTPUT: mq.MQQSO_YES if handle.output else mq.MQQSO_NO,
+                mq.MQIACF_HANDLE_STATE: mq.MQHSTATE_ACTIVE,
+            }
+            out.append(responses.ok_response(command, _parameters(engine, "HANDLE", values, everything, chosen)))
     if not out:
         return responses.numbered([responses.ok_response(command, ())])
     return responses.numbered(out)
