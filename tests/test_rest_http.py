@@ -243,6 +243,12 @@ async def test_a_waiting_get_holds_the_queue_open_and_gets_a_later_put(running: 
             if (await queue_status(running, "APP.Q"))[mq.MQIA_OPEN_INPUT_COUNT] == 1:
                 break
         assert (await queue_status(running, "APP.Q"))[mq.MQIA_OPEN_INPUT_COUNT] == 1
+        [handle] = await running.pcf_command(
+            Message(mq.MQCMD_INQUIRE_Q_STATUS, (String(mq.MQCA_Q_NAME, "APP.Q"), Integer(mq.MQIACF_Q_STATUS_TYPE, mq.MQIACF_Q_HANDLE)))
+        )
+        shown = status_of([handle])
+        assert (shown[mq.MQIACF_OPEN_INPUT_TYPE], shown[mq.MQIACF_HANDLE_STATE]) == (mq.MQQSO_SHARED, mq.MQHSTATE_ACTIVE)  # a get in progress
+        assert str(shown[mq.MQCACF_APPL_TAG]).strip() == "pcfserver REST"
         assert (await running.put("APP.Q", "arrived")).status_code == 201
     assert [(a.status_code, a.text) for a in answers] == [(200, "arrived")]
     assert (await queue_status(running, "APP.Q"))[mq.MQIA_OPEN_INPUT_COUNT] == 0

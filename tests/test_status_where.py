@@ -144,7 +144,7 @@ def test_display_qstatus_type_handle_shows_each_handle_and_filters_on_its_fields
             assert shown(every, "APPLTAG") == ["reader", "writer", "writer"]
             assert shown(every, "QUEUE") == ["W.ONE", "W.ONE", "W.THREE"]
             assert shown(every, "INPUT") == ["SHARED", "NO", "NO"] and shown(every, "OUTPUT") == ["NO", "YES", "YES"]
-            assert shown(every, "HSTATE") == ["ACTIVE"] * 3 and shown(every, "APPLTYPE") == ["USER"] * 3
+            assert shown(every, "HSTATE") == ["INACTIVE"] * 3 and shown(every, "APPLTYPE") == ["USER"] * 3  # no call in progress
             assert not shown(every, "CURDEPTH") and not shown(every, "IPPROCS")
 
             by_tag = run(qm.engine, "DISPLAY QSTATUS(W.*) TYPE(HANDLE) WHERE(APPLTAG EQ 'writer')")

@@ -148,14 +148,16 @@ def _unlist(uow: UnitOfWork, listed: list[StoredMessage], message: StoredMessage
 
 
 class Handle:
-    """An open queue: the definitions it resolved through and what it was opened for."""
+    """An open queue: the definitions it resolved through, what it was opened for, and whether a get with a wait is
+    in progress on it (DISPLAY QSTATUS TYPE(HANDLE) HSTATE: ACTIVE then, else INACTIVE)."""
 
-    __slots__ = ("input", "output", "path")
+    __slots__ = ("input", "output", "path", "waiting")
 
-    def __init__(self, path: tuple[str, ...], input: bool, output: bool) -> None:
+    def __init__(self, path: tuple[str, ...], input: bool, output: bool, waiting: bool = False) -> None:
         self.path = path
         self.input = input
         self.output = output
+        self.waiting = waiting
 
 
 class SessionState:
@@ -362,14 +364,15 @@ class MessageLayer:
             self.close(session, handle_id)
         self.sessions.pop(session.ident, None)
 
-    def open(self, session: SessionState, name: str, *, input: bool = False, output: bool = False) -> int:
-        """Opens a queue (MQOPEN): the open counts of every definition on its path go up until close."""
+    def open(self, session: SessionState, name: str, *, input: bool = False, output: bool = False, waiting: bool = False) -> int:
+        """Opens a queue (MQOPEN): the open counts of every definition on its path go up until close.  ``waiting``: the
+        handle is held only for a get that waits (the REST API's), so a call is in progress on it while it is open."""
         path = self.resolve(name)
         if input:
             self._authorize(session, path[0].name, mq.MQAUTH_INPUT)
         if output:
             self._authorize(session, path[0].name, mq.MQAUTH_OUTPUT)
-        handle = Handle(tuple(q.name for q in path), input, output)
+        handle = Handle(tuple(q.name for q in path), input, output, waiting)
         handle_id = next(self._counter)
         session.handles[handle_id] = handle
         self._count_open(handle, 1)

@@ -137,7 +137,7 @@ def _handles(engine: Engine, command: Message, p: Parsed, queues: list[Queue], e
                 mq.MQCACF_USER_IDENTIFIER: session.user,
                 mq.MQIACF_OPEN_INPUT_TYPE: mq.MQQSO_SHARED if handle.input else mq.MQQSO_NO,
                 mq.MQIACF_OPEN_OUTPUT: mq.MQQSO_YES if handle.output else mq.MQQSO_NO,
-                mq.MQIACF_HANDLE_STATE: mq.MQHSTATE_ACTIVE,
+                mq.MQIACF_HANDLE_STATE: mq.MQHSTATE_ACTIVE if handle.waiting else mq.MQHSTATE_INACTIVE,
             }
             out.append(responses.ok_response(command, _parameters(engine, "HANDLE", values, everything, chosen)))
     if not out:

@@ -478,7 +478,7 @@ class HttpServer:
                     break
                 if handle is None:
                     # A waiting get holds the queue open for input, as MQGET with a wait does.
-                    opened = await self._apply(lambda: layer.open(session, op.queue, input=True))
+                    opened = await self._apply(lambda: layer.open(session, op.queue, input=True, waiting=True))
                     if not isinstance(opened.result, int):
                         break
                     handle = opened.result
