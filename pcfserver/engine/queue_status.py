@@ -71,7 +71,7 @@ def inquire_q_status(engine: Engine, command: Message, p: Parsed) -> list[Messag
     everything = mq.MQIACF_ALL in selectors
     if p.values.get(mq.MQIACF_Q_STATUS_TYPE, mq.MQIACF_Q_STATUS) == mq.MQIACF_Q_HANDLE:
         return _handles(engine, command, p, queues, everything, frozenset(selectors))
-    out = [responses.ok_response(command, _parameters(engine, "QUEUE", _status(engine, q), everything, frozenset(selectors))) for q in queues]
+    out = [responses.ok_response(command, _parameters(engine, "QUEUE", _queue_values(engine, q), everything, frozenset(selectors))) for q in queues]
     return responses.numbered(out)
 
 
@@ -92,7 +92,8 @@ def _parameters(engine: Engine, status_type: str, values: dict[int, object], eve
     return tuple(params)
 
 
-def _status(engine: Engine, queue: Queue) -> dict[int, object]:
+def _queue_values(engine: Engine, queue: Queue) -> dict[int, object]:
+    """A queue's status fields (StatusType MQIACF_Q_STATUS), every one, by parameter."""
     layer = engine.messaging
     name = queue.name
     depth, opened_in, opened_out = layer.status(name)
