@@ -344,18 +344,18 @@ def rest_rows_alternating(
                     base.append(trio.run(drive, bare_port, n, each))
                     if durable_port and n == 1:
                         floors.append(trio.run(drive, durable_port, n, each))
-                ratio = statistics.median(o[0] / b[0] for o, b in zip(ours, base, strict=True))
-                rows.append((n, _medians(ours), _medians(base), ratio))
+                rows.append((n, _medians(ours), _medians(base), _median_ratio(ours, base)))
                 if floors:
-                    floor_row = (
-                        _medians(floors),
-                        statistics.median(f[0] / b[0] for f, b in zip(floors, base, strict=True)),
-                        statistics.median(o[0] / f[0] for o, f in zip(ours, floors, strict=True)),
-                    )
+                    floor_row = (_medians(floors), _median_ratio(floors, base), _median_ratio(ours, floors))
         finally:
             for process in reversed(started):
                 stop_server(process)
     return rows, floor_row
+
+
+def _median_ratio(tops: list[tuple[float, float, float, int]], bottoms: list[tuple[float, float, float, int]]) -> float:
+    """The median over the rounds of one server's rate against another's in the same round."""
+    return statistics.median(top[0] / bottom[0] for top, bottom in zip(tops, bottoms, strict=True))
 
 
 def _medians(results: list[tuple[float, float, float, int]]) -> tuple[float, float, float, int]:
