@@ -28,6 +28,11 @@ LOCAL, MODEL, ALIAS, REMOTE = mq.MQQT_LOCAL, mq.MQQT_MODEL, mq.MQQT_ALIAS, mq.MQ
 CREATE, CHANGE, DELETE, INQUIRE = mq.MQCMD_CREATE_Q, mq.MQCMD_CHANGE_Q, mq.MQCMD_DELETE_Q, mq.MQCMD_INQUIRE_Q
 NAME_TYPE = IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQCA_Q_NAME, mq.MQIA_Q_TYPE))
 
+
+def shown(filtered: int) -> IntegerList:
+    """What DISPLAY Q(*) WHERE(...) asks for: QUEUE and TYPE, and the attribute the filter tests (runmqsc shows it)."""
+    return IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQCA_Q_NAME, mq.MQIA_Q_TYPE, filtered))
+
 PARSED = [
     # verbs, nouns and their fixed synonyms (round2 §5.1; IBM: DEF QR, DEF QM, ALT QR, DELETE QM)
     ("DEFINE QLOCAL(A)", pcf(CREATE, name("A"), qtype(LOCAL))),
@@ -63,20 +68,20 @@ PARSED = [
     ("ALTER QL(A) FORCE SHARE", pcf(CHANGE, name("A"), qtype(LOCAL), Integer(mq.MQIACF_FORCE, 1), Integer(mq.MQIA_SHAREABILITY, 1))),
     ("DELETE QL(A) PURGE", pcf(DELETE, name("A"), qtype(LOCAL), Integer(mq.MQIACF_PURGE, 1))),
     ("DELETE QL(A) NOPURGE AUTHREC(NO)", pcf(DELETE, name("A"), qtype(LOCAL), Integer(mq.MQIACF_PURGE, 0), Integer(mq.MQIACF_REMOVE_AUTHREC, 0))),
-    # DISPLAY: names, attributes, ALL, TYPE, WHERE
+    # DISPLAY: names, attributes, ALL, TYPE, WHERE (its attribute is shown too; with ALL, or named already, nothing is added)
     ("DIS Q(A*)", pcf(INQUIRE, name("A*"), NAME_TYPE)),
     ("DISPLAY QUEUE(A) ALL", pcf(INQUIRE, name("A"), IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQIACF_ALL,)))),
     ("DIS QL(A) MAXDEPTH CURDEPTH", pcf(INQUIRE, name("A"), qtype(LOCAL), IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQIA_MAX_Q_DEPTH, mq.MQIA_CURRENT_Q_DEPTH)))),
     ("DIS Q(*) TYPE(QALIAS)", pcf(INQUIRE, name("*"), qtype(ALIAS), NAME_TYPE)),
     ("DIS Q(*) TYPE(ALL) CLUSINFO", pcf(INQUIRE, name("*"), qtype(mq.MQQT_ALL), NAME_TYPE, Integer(mq.MQIACF_CLUSTER_INFO, 1))),
     ("DIS QC(*)", pcf(INQUIRE, name("*"), qtype(mq.MQQT_CLUSTER), NAME_TYPE)),
-    ("DIS Q(*) WHERE(CURDEPTH GT 10)", pcf(INQUIRE, name("*"), NAME_TYPE, IntegerFilter(mq.MQIA_CURRENT_Q_DEPTH, mq.MQCFOP_GREATER, 10), version=3)),
-    ("DIS Q(*) WHERE(MAXDEPTH LT 10)", pcf(INQUIRE, name("*"), NAME_TYPE, IntegerFilter(mq.MQIA_MAX_Q_DEPTH, mq.MQCFOP_LESS, 10), version=3)),
-    ("DIS Q(*) WHERE(MAXDEPTH LE 10)", pcf(INQUIRE, name("*"), NAME_TYPE, IntegerFilter(mq.MQIA_MAX_Q_DEPTH, mq.MQCFOP_NOT_GREATER, 10), version=3)),
-    ("DIS Q(*) WHERE(MAXDEPTH GE 10)", pcf(INQUIRE, name("*"), NAME_TYPE, IntegerFilter(mq.MQIA_MAX_Q_DEPTH, mq.MQCFOP_NOT_LESS, 10), version=3)),
-    ("DIS Q(*) WHERE(PUT EQ DISABLED)", pcf(INQUIRE, name("*"), NAME_TYPE, IntegerFilter(mq.MQIA_INHIBIT_PUT, mq.MQCFOP_EQUAL, 1), version=3)),
-    ("DIS Q(*) WHERE(USAGE NE XMITQ)", pcf(INQUIRE, name("*"), NAME_TYPE, IntegerFilter(mq.MQIA_USAGE, mq.MQCFOP_NOT_EQUAL, 1), version=3)),
-    ("DIS Q(*) WHERE(DESCR LK 'Pay*')", pcf(INQUIRE, name("*"), NAME_TYPE, StringFilter(mq.MQCA_Q_DESC, mq.MQCFOP_LIKE, "Pay*"), version=3)),
+    ("DIS Q(*) WHERE(CURDEPTH GT 10)", pcf(INQUIRE, name("*"), shown(mq.MQIA_CURRENT_Q_DEPTH), IntegerFilter(mq.MQIA_CURRENT_Q_DEPTH, mq.MQCFOP_GREATER, 10), version=3)),
+    ("DIS Q(*) WHERE(MAXDEPTH LT 10)", pcf(INQUIRE, name("*"), shown(mq.MQIA_MAX_Q_DEPTH), IntegerFilter(mq.MQIA_MAX_Q_DEPTH, mq.MQCFOP_LESS, 10), version=3)),
+    ("DIS Q(*) WHERE(MAXDEPTH LE 10)", pcf(INQUIRE, name("*"), shown(mq.MQIA_MAX_Q_DEPTH), IntegerFilter(mq.MQIA_MAX_Q_DEPTH, mq.MQCFOP_NOT_GREATER, 10), version=3)),
+    ("DIS Q(*) WHERE(MAXDEPTH GE 10)", pcf(INQUIRE, name("*"), shown(mq.MQIA_MAX_Q_DEPTH), IntegerFilter(mq.MQIA_MAX_Q_DEPTH, mq.MQCFOP_NOT_LESS, 10), version=3)),
+    ("DIS Q(*) WHERE(PUT EQ DISABLED)", pcf(INQUIRE, name("*"), shown(mq.MQIA_INHIBIT_PUT), IntegerFilter(mq.MQIA_INHIBIT_PUT, mq.MQCFOP_EQUAL, 1), version=3)),
+    ("DIS Q(*) WHERE(USAGE NE XMITQ)", pcf(INQUIRE, name("*"), shown(mq.MQIA_USAGE), IntegerFilter(mq.MQIA_USAGE, mq.MQCFOP_NOT_EQUAL, 1), version=3)),
+    ("DIS Q(*) WHERE(DESCR LK 'Pay*')", pcf(INQUIRE, name("*"), shown(mq.MQCA_Q_DESC), StringFilter(mq.MQCA_Q_DESC, mq.MQCFOP_LIKE, "Pay*"), version=3)),
     ("DIS Q(*) WHERE(DESCR NL 'Pay*') ALL", pcf(INQUIRE, name("*"), IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQIACF_ALL,)), StringFilter(mq.MQCA_Q_DESC, mq.MQCFOP_NOT_LIKE, "Pay*"), version=3)),
     ("DIS QSTATUS(A)", pcf(mq.MQCMD_INQUIRE_Q_STATUS, name("A"), IntegerList(mq.MQIACF_Q_STATUS_ATTRS, (mq.MQIA_CURRENT_Q_DEPTH,)))),
     ("DIS QS(A*) TYPE(QUEUE) IPPROCS UNCOM", pcf(mq.MQCMD_INQUIRE_Q_STATUS, name("A*"), IntegerList(mq.MQIACF_Q_STATUS_ATTRS, (mq.MQIA_OPEN_INPUT_COUNT, mq.MQIACF_UNCOMMITTED_MSGS)), Integer(mq.MQIACF_Q_STATUS_TYPE, mq.MQIACF_Q_STATUS))),
@@ -98,7 +103,7 @@ PARSED = [
     ("DELETE PROCESS(P1)", pcf(mq.MQCMD_DELETE_PROCESS, String(mq.MQCA_PROCESS_NAME, "P1"))),
     ("DIS PRO(*)", pcf(mq.MQCMD_INQUIRE_PROCESS, String(mq.MQCA_PROCESS_NAME, "*"))),
     ("DIS PROCESS(P*) APPLICID WHERE(APPLTYPE EQ CICS)", pcf(
-        mq.MQCMD_INQUIRE_PROCESS, String(mq.MQCA_PROCESS_NAME, "P*"), IntegerList(mq.MQIACF_PROCESS_ATTRS, (mq.MQCA_APPL_ID,)),
+        mq.MQCMD_INQUIRE_PROCESS, String(mq.MQCA_PROCESS_NAME, "P*"), IntegerList(mq.MQIACF_PROCESS_ATTRS, (mq.MQCA_APPL_ID, mq.MQIA_APPL_TYPE)),
         IntegerFilter(mq.MQIA_APPL_TYPE, mq.MQCFOP_EQUAL, mq.MQAT_CICS), version=3)),
     # namelists (synonym NL): NAMES takes a list, NAMES() an empty one
     ("DEFINE NAMELIST(NL1) NAMES(A,'b.c', D) DESCR('x')", pcf(

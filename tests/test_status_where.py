@@ -160,3 +160,24 @@ def test_display_qstatus_type_handle_shows_each_handle_and_filters_on_its_fields
             assert not shown(queues, "APPLTAG") and not shown(queues, "INPUT")
         after = run(qm.engine, "DISPLAY QSTATUS(W.*) TYPE(HANDLE) ALL")
         assert not shown(after, "APPLTAG")  # the sessions ended: their handles closed
+
+
+def test_where_shows_the_attribute_it_tests_as_runmqsc_does() -> None:
+    """Published health-check scripts run ``dis ql(*) where(curdepth gt 0)`` and grep QUEUE and CURDEPTH from what
+    runmqsc prints: the attribute WHERE tests is shown with those asked for (once), on objects and on status."""
+    with open_queue_manager() as qm:
+        loaded(qm)
+        out = run(qm.engine, "dis ql(W.*) where(curdepth gt 0)")
+        assert shown(out, "QUEUE") == ["W.ONE", "W.SUBQ", "W.THREE"]
+        assert shown(out, "CURDEPTH") == ["1", "2", "3"]
+        assert shown(out, "MAXDEPTH") == []  # nothing else joins
+        both = run(qm.engine, "DIS QL(W.*) USAGE WHERE(CURDEPTH GE 2)")
+        assert (shown(both, "CURDEPTH"), shown(both, "USAGE")) == (["2", "3"], ["NORMAL", "NORMAL"])
+        named = run(qm.engine, "DIS QL(W.*) CURDEPTH WHERE(CURDEPTH GT 2)")
+        assert "\n".join(named).count("CURDEPTH(") == 1
+        status = run(qm.engine, "DISPLAY QSTATUS(W.*) WHERE(IPPROCS EQ 0)")
+        assert shown(status, "IPPROCS") == ["0", "0", "0", "0"]
+        channels = run(qm.engine, "DISPLAY CHANNEL(SYSTEM.DEF.S*) WHERE(MAXMSGL GT 0)")
+        assert shown(channels, "CHANNEL") == ["SYSTEM.DEF.SENDER", "SYSTEM.DEF.SERVER", "SYSTEM.DEF.SVRCONN"]
+        assert shown(channels, "MAXMSGL") == ["4194304"] * 3
+        assert shown(channels, "CHLTYPE") == ["SDR", "SVR", "SVRCONN"]

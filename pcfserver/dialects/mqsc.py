@@ -478,6 +478,8 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
         parameter, table, default = listed
         brief = options.brief and not selectors and "*" in name
         chosen = tuple(selectors) or (_brief(table) if brief else options.shows or default)
+        if filters and chosen and mq.MQIACF_ALL not in chosen and filters[0].parameter not in chosen:
+            chosen = (*chosen, filters[0].parameter)  # runmqsc shows the attribute WHERE tests (dialect-commands.tsv)
         shared = alternates(table, DIALECT) if table in OBJECT_TABLES else {}
         chosen = (*chosen, *(p for s in chosen for p in shared.get(s, {}).values() if p not in chosen))
         if chosen or brief:
@@ -609,6 +611,7 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
         parts.append(f"LIKE({quote(source.rstrip(), always=quote_all)})")
         consumed.add(copy[1])
     listed = _SELECTOR_LISTS.get(message.command)
+    filtered = next((p.parameter for p in message.parameters if isinstance(p, (IntegerFilter, StringFilter))), None)
     by_parameter: dict[int, str] = {}
     for word, known in options.attributes.items():
         by_parameter.setdefault(known.parameter, word)
@@ -623,7 +626,10 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
             continue
         if listed is not None and parameter == listed[0] and isinstance(item, IntegerList):
             generic = options.brief and "*" in (message.str_value(row.name) or "" if row.name else "")
-            parts.extend(_selector_words(item.values, listed[1], _brief(listed[1]) if generic else listed[2], options))
+            values = item.values
+            if len(values) > 1 and values[-1] == filtered:
+                values = values[:-1]  # the attribute WHERE tests, which the MQSC text asks for by itself (_build)
+            parts.extend(_selector_words(values, listed[1], _brief(listed[1]) if generic else listed[2], options))
             continue
         if isinstance(item, (IntegerFilter, StringFilter)):
             parts.append(_where_text(item, quote_all, table_of_command(message.command)))
