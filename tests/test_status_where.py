@@ -181,3 +181,6 @@ def test_where_shows_the_attribute_it_tests_as_runmqsc_does() -> None:
         assert shown(channels, "CHANNEL") == ["SYSTEM.DEF.SENDER", "SYSTEM.DEF.SERVER", "SYSTEM.DEF.SVRCONN"]
         assert shown(channels, "MAXMSGL") == ["4194304"] * 3
         assert shown(channels, "CHLTYPE") == ["SDR", "SVR", "SVRCONN"]
+        records = run(qm.engine, "DIS CHLAUTH(*) WHERE(DESCR LK 'Default rule to allow*')")
+        assert shown(records, "CHLAUTH") == ["SYSTEM.ADMIN.SVRCONN"]
+        assert shown(records, "DESCR") == ["Default rule to allow MQ Explorer access"]

@@ -478,8 +478,7 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
         parameter, table, default = listed
         brief = options.brief and not selectors and "*" in name
         chosen = tuple(selectors) or (_brief(table) if brief else options.shows or default)
-        if filters and chosen and mq.MQIACF_ALL not in chosen and filters[0].parameter not in chosen:
-            chosen = (*chosen, filters[0].parameter)  # runmqsc shows the attribute WHERE tests (dialect-commands.tsv)
+        chosen = with_filtered(chosen, filters[0].parameter if filters else None)
         shared = alternates(table, DIALECT) if table in OBJECT_TABLES else {}
         chosen = (*chosen, *(p for s in chosen for p in shared.get(s, {}).values() if p not in chosen))
         if chosen or brief:
@@ -487,6 +486,19 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
     everything = (*head, *params, *filters)
     version = 3 if filters else 2 if any(isinstance(p, ByteString) for p in everything) else 1  # MQCFBS needs version 2
     return Message(command, everything, type=mq.MQCFT_COMMAND, version=version)
+
+
+def with_filtered(chosen: tuple[int, ...], filtered: int | None) -> tuple[int, ...]:
+    """The attributes a DISPLAY asks for with the one its WHERE tests added (runmqsc shows it: dialect-commands.tsv),
+    unless it asks for every one (ALL, or no list) or names it already."""
+    if filtered is None or not chosen or mq.MQIACF_ALL in chosen or filtered in chosen:
+        return chosen
+    return (*chosen, filtered)
+
+
+def without_filtered(values: Sequence[int], filtered: int | None) -> Sequence[int]:
+    """The attributes a DISPLAY's text names: ``values`` without the one :func:`with_filtered` added."""
+    return values[:-1] if len(values) > 1 and values[-1] == filtered else values
 
 
 def _bytes(parameter: int, token: Token, text: str, keyword: str) -> ByteString:
@@ -626,9 +638,7 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
             continue
         if listed is not None and parameter == listed[0] and isinstance(item, IntegerList):
             generic = options.brief and "*" in (message.str_value(row.name) or "" if row.name else "")
-            values = item.values
-            if len(values) > 1 and values[-1] == filtered:
-                values = values[:-1]  # the attribute WHERE tests, which the MQSC text asks for by itself (_build)
+            values = without_filtered(item.values, filtered)
             parts.extend(_selector_words(values, listed[1], _brief(listed[1]) if generic else listed[2], options))
             continue
         if isinstance(item, (IntegerFilter, StringFilter)):
