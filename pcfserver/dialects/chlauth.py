@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from pcfserver import mq, names
 from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
 from pcfserver.dialects.authrec import syntax_error, word_value
-from pcfserver.dialects.keywords import word_for
+from pcfserver.dialects.keywords import with_filtered, without_filtered, word_for
 from pcfserver.dialects.lexer import Item
 from pcfserver.dialects.tables import Attr, CommandRow, vocabulary
 
@@ -121,17 +121,15 @@ def build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messag
             parameter = Integer(attr.parameter, word_value(attr.parameter, item.values[0], text, keyword))
             (head if attr.parameter == TYPE and not display else params).append(parameter)
     if display:
-        from pcfserver.dialects import mqsc  # (mqsc imports this module)
-
         match = next((p.value for p in params if isinstance(p, Integer) and p.parameter == MATCH), mq.MQMATCH_GENERIC)
         shown = {a.parameter for a in selectors.values()}
         filtered = filters[0].parameter if filters and filters[0].parameter in shown else None
         if chosen and mq.MQIACF_ALL in chosen:
             params.append(IntegerList(ATTRS, (mq.MQIACF_ALL,)))
         elif chosen:
-            params.append(IntegerList(ATTRS, mqsc.with_filtered(tuple(chosen), filtered)))
+            params.append(IntegerList(ATTRS, with_filtered(tuple(chosen), filtered)))
         elif "*" in name and match != mq.MQMATCH_RUNCHECK:
-            params.append(IntegerList(ATTRS, mqsc.with_filtered(KEYS_ONLY, filtered)))
+            params.append(IntegerList(ATTRS, with_filtered(KEYS_ONLY, filtered)))
     return Message(row.pcf, (*head, *params, *filters), type=mq.MQCFT_COMMAND, version=3 if filters else 1)
 
 
@@ -143,7 +141,6 @@ def render_parts(row: CommandRow, message: Message, quote: Callable[[str], str])
     if profile is None:
         raise ValueError(f"{row.command} needs {names.parameter_name(PROFILE)}")
     parts = [f"{row.command}({quote(profile)})"]
-    filtered = next((p.parameter for p in message.parameters if isinstance(p, (IntegerFilter, StringFilter))), None)
     for item in message.parameters:
         parameter = item.parameter
         if parameter == PROFILE and not isinstance(item, StringFilter):
@@ -160,9 +157,7 @@ def render_parts(row: CommandRow, message: Message, quote: Callable[[str], str])
             parts.append(f"WHERE({keyword} {operator} {shown})")
             continue
         if parameter == ATTRS and isinstance(item, IntegerList):
-            from pcfserver.dialects import mqsc  # (mqsc imports this module)
-
-            values = tuple(mqsc.without_filtered(item.values, filtered))
+            values = tuple(without_filtered(item.values, message.parameters))
             if values == KEYS_ONLY and "*" in profile:
                 continue
             for value in values:

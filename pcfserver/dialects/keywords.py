@@ -16,10 +16,10 @@ is ``mqsc`` (default), ``tpf`` or ``ibmi``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from pcfserver import mq, names
-from pcfserver.codec.model import ByteString, Integer, IntegerList, Parameter, String, StringList
+from pcfserver.codec.model import ByteString, Integer, IntegerFilter, IntegerList, Parameter, String, StringFilter, StringList
 from pcfserver.dialects.tables import TABLES, Attr, AttrValue, attributes_of, vocabulary
 
 # The keyword a display shows for the name (and type) of each kind of object (processes and namelists:
@@ -175,3 +175,18 @@ def display_keyword(parameter: int, *, dialect: str = "mqsc", table: str = "queu
         if parameter == mq.MQIA_Q_TYPE and table == "queue":
             return "TYPE"
     return parameter_keyword(parameter, dialect=dialect, table=table)
+
+
+def with_filtered(chosen: tuple[int, ...], filtered: int | None) -> tuple[int, ...]:
+    """The attributes a DISPLAY asks for with the one its WHERE tests added (runmqsc shows it: dialect-commands.tsv),
+    unless it asks for every one (ALL, or no list) or names it already."""
+    if filtered is None or not chosen or mq.MQIACF_ALL in chosen or filtered in chosen:
+        return chosen
+    return (*chosen, filtered)
+
+
+def without_filtered(values: Sequence[int], parameters: Iterable[Parameter]) -> Sequence[int]:
+    """The attributes a DISPLAY's text names: ``values`` (its list of attributes) without the one :func:`with_filtered`
+    added for the filter among the command's ``parameters``."""
+    filtered = next((p.parameter for p in parameters if isinstance(p, (IntegerFilter, StringFilter))), None)
+    return values[:-1] if len(values) > 1 and values[-1] == filtered else values

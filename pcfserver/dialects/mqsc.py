@@ -38,7 +38,15 @@ from pcfserver.codec.model import (
     StringList,
 )
 from pcfserver.dialects import authrec, chlauth
-from pcfserver.dialects.keywords import byte_string, display_keyword, is_bytes_parameter, is_string_parameter, word_for
+from pcfserver.dialects.keywords import (
+    byte_string,
+    display_keyword,
+    is_bytes_parameter,
+    is_string_parameter,
+    with_filtered,
+    without_filtered,
+    word_for,
+)
 from pcfserver.dialects.lexer import CommandSyntaxError, Item, Token, UnknownCommandError, items, parse_number, segment
 from pcfserver.dialects.outcome import (
     END,
@@ -488,19 +496,6 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
     return Message(command, everything, type=mq.MQCFT_COMMAND, version=version)
 
 
-def with_filtered(chosen: tuple[int, ...], filtered: int | None) -> tuple[int, ...]:
-    """The attributes a DISPLAY asks for with the one its WHERE tests added (runmqsc shows it: dialect-commands.tsv),
-    unless it asks for every one (ALL, or no list) or names it already."""
-    if filtered is None or not chosen or mq.MQIACF_ALL in chosen or filtered in chosen:
-        return chosen
-    return (*chosen, filtered)
-
-
-def without_filtered(values: Sequence[int], filtered: int | None) -> Sequence[int]:
-    """The attributes a DISPLAY's text names: ``values`` without the one :func:`with_filtered` added."""
-    return values[:-1] if len(values) > 1 and values[-1] == filtered else values
-
-
 def _bytes(parameter: int, token: Token, text: str, keyword: str) -> ByteString:
     """A byte string keyword's value (SUBID, DESTCORL, PUBACCT): hexadecimal digits, two a byte, as runmqsc shows them."""
     try:
@@ -623,7 +618,6 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
         parts.append(f"LIKE({quote(source.rstrip(), always=quote_all)})")
         consumed.add(copy[1])
     listed = _SELECTOR_LISTS.get(message.command)
-    filtered = next((p.parameter for p in message.parameters if isinstance(p, (IntegerFilter, StringFilter))), None)
     by_parameter: dict[int, str] = {}
     for word, known in options.attributes.items():
         by_parameter.setdefault(known.parameter, word)
@@ -638,7 +632,7 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
             continue
         if listed is not None and parameter == listed[0] and isinstance(item, IntegerList):
             generic = options.brief and "*" in (message.str_value(row.name) or "" if row.name else "")
-            values = without_filtered(item.values, filtered)
+            values = without_filtered(item.values, message.parameters)
             parts.extend(_selector_words(values, listed[1], _brief(listed[1]) if generic else listed[2], options))
             continue
         if isinstance(item, (IntegerFilter, StringFilter)):

@@ -4,8 +4,8 @@ Connection, and MQSC DISPLAY QSTATUS ... WHERE): one MQCFIF or MQCFSF filter on 
 
 A filter may name a field the inquiry was not asked to show (in PCF: MQSC's DISPLAY ... WHERE asks for the field it
 tests, as runmqsc shows it): the handler runs once with every field to decide which instances pass, and once as asked
-to answer them; both list the same instances in the same order.  An instance without the field (XMITQ of a server-connection
-channel) does not pass.  When none passes, the answer is a success without data (chosen: runmqsc then prints only
+to answer them; both list the same instances in the same order.  An instance without the field (XMITQ of a
+server-connection channel) does not pass.  When none passes, the answer is a success without data (chosen: runmqsc then prints only
 the command, as for a status inquiry that finds instances none of which is wanted; recorded in commands.tsv).
 """
 
