@@ -17,6 +17,9 @@ from pcfserver import kinds, names
 from pcfserver.tables import FORMATS_DIR, STATUS_TABLES, read_table, subtype_cells, value_of
 
 DIALECTS = ("mqsc", "tpf", "ibmi")
+# The REST API v1 queue resource names queue and queue status attributes too (the rest column) and has its own value
+# words (rest rows of dialect-values.tsv): a vocabulary of its own, though not a command language.
+REST = "rest"
 AttrValue = int | str
 BLANK = "(blank)"  # dialect-values.tsv: the empty string (input) or a blank display
 
@@ -150,7 +153,7 @@ def _attr(row: dict[str, str], applies: frozenset[int], defaults: dict[int, Attr
         applies=applies,
         access=row.get("access", "inquire"),
         zos=row.get("platforms", "all") == "zos",
-        keywords={d: row.get(d, "") for d in DIALECTS},
+        keywords={d: row.get(d, "") for d in (*DIALECTS, REST)},
         defaults=defaults,
     )
 
@@ -252,8 +255,8 @@ def _optional(text: str) -> int | None:
 
 @cache
 def vocabulary(dialect: str) -> Vocabulary:
-    """The tables of one language (``mqsc``, ``tpf`` or ``ibmi``)."""
-    if dialect not in DIALECTS:
+    """The tables of one language (``mqsc``, ``tpf`` or ``ibmi``; ``rest``: the REST API v1 queue resource's names)."""
+    if dialect not in (*DIALECTS, REST):
         raise ValueError(f"unknown command language {dialect!r}")
 
     def index(attrs: tuple[Attr, ...]) -> dict[str, Attr]:
