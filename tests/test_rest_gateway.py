@@ -207,6 +207,14 @@ async def test_gateway_requests_are_carried_out_on_the_other_server_both_ways(tm
         missing = await mqsc_json(via_qm1, "QM1", command="display", qualifier="queue", name="GW.MADE")
         assert missing.json()["commandResponse"][0]["reasonCode"] == mq.MQRC_UNKNOWN_OBJECT_NAME
 
+        # IBM's v1 queue resource goes through the gateway as well.
+        v1 = await via_qm1.get("/ibmmq/rest/v1/admin/qmgr/QM2/queue/DEV.REMOTE.TO.QM1", headers={GATEWAY: "QM1"})
+        assert v1.json()["queue"][0]["remote"]["qmgrName"] == "QM1", v1.text
+        made_v1 = await via_qm1.post("/ibmmq/rest/v1/admin/qmgr/QM2/queue", json={"name": "GW.V1"}, headers={**CSRF, GATEWAY: "QM1"})
+        assert (made_v1.status_code, made_v1.headers["location"]) == (201, "/ibmmq/rest/v1/admin/qmgr/QM2/queue/GW.V1")
+        assert (await via_qm2.get("/ibmmq/rest/v1/admin/qmgr/QM2/queue/GW.V1")).status_code == 200
+        assert (await via_qm1.get("/ibmmq/rest/v1/admin/qmgr/QM1/queue/GW.V1")).status_code == 404
+
         # runCommand text too; DISPLAY QMSTATUS and CMDSERV speak for the target.
         status = await mqsc_text(via_qm1, "QM2", "DISPLAY QMSTATUS", gateway="QM1")
         assert "QMNAME(QM2)" in " ".join(status.json()["commandResponse"][0]["text"])

@@ -3,6 +3,7 @@
     POST /ibmmq/rest/v1|v2|v3/admin/action/qmgr/{qmgr}/mqsc     runCommand (MQSC text) or runCommandJSON
     GET  /ibmmq/rest/v1|v2|v3/admin/qmgr[/{qmgr}]                the queue manager and its state
     GET  /ibmmq/rest/v1|v2|v3/admin/installation                 this installation
+    GET|POST|PATCH|DELETE /ibmmq/rest/v1/admin/qmgr/{qmgr}/queue[/{name}]   the v1 queue resource (queue_resource.py)
 
 An mqsc request becomes an :class:`AdminOperation`: the shell runs ``operation.run(execute)``
 inside one engine operation (``execute`` applies one PCF command under the caller's identity),
@@ -33,7 +34,7 @@ from pcfserver.dialects import CommandSyntaxError, keyword_parameter, keyword_va
 from pcfserver.dialects.keywords import is_string_parameter
 from pcfserver.dialects.outcome import Execute, failure
 from pcfserver.dialects.tables import STATUS_COMMANDS
-from pcfserver.rest import gateway
+from pcfserver.rest import gateway, queue_resource
 from pcfserver.rest.http import JSON, Request, Response, error
 from pcfserver.tables import read_table
 
@@ -133,6 +134,16 @@ class AdminApi:
                 "installationPath": _choices()["installation_path"],
             }
             return _json(200, {"installation": [item]})
+        found = queue_resource.PATH.fullmatch(path)
+        if found is not None:
+            qmgr = unquote(found.group(1))
+            routed = self._route(request, qmgr)
+            if isinstance(routed, Response):
+                return routed
+            parsed = queue_resource.parse(request, qmgr, found.group(2))
+            if isinstance(parsed, Response):
+                return parsed
+            return AdminOperation(parsed.run, method != "GET", "queue", target=routed or "")
         return error("not_found", path)
 
     def _route(self, request: Request, qmgr: str) -> Response | str | None:

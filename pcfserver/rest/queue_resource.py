@@ -1,0 +1,507 @@
+"""IBM's administrative REST API v1 queue resource as pure logic (sans-IO).
+
+    GET    /ibmmq/rest/v1/admin/qmgr/{qmgr}/queue[/{name}]   Inquire Queue, and Inquire Queue Status for status=
+    POST   /ibmmq/rest/v1/admin/qmgr/{qmgr}/queue            Create Queue (Copy Queue with like=)
+    PATCH  /ibmmq/rest/v1/admin/qmgr/{qmgr}/queue/{name}     Change Queue
+    DELETE /ibmmq/rest/v1/admin/qmgr/{qmgr}/queue/{name}     Delete Queue
+
+IBM documents this resource in version 1 of the REST API only (MQ 9.0.4 to 10.0); monitoring scripts, Node-RED flows and
+dashboards still call it.  Each request becomes an :class:`~pcfserver.rest.admin.AdminOperation` whose ``run(execute)``
+sends PCF commands through ``execute``, as the mqsc resource does, so it runs under the caller's identity, through the
+gateway to another queue manager, and answers only once what it changed is durable.
+
+The JSON names of attributes are the ``rest`` column of ``formats/queue-attributes.tsv`` and
+``formats/queue-status-attributes.tsv``; value words are the ``rest`` rows of ``formats/dialect-values.tsv``.  What IBM
+does not document and this server chose is in ``formats/rest-admin.tsv`` (rows ``queue_*``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+from urllib.parse import parse_qsl, quote, unquote
+
+from pcfserver import mq
+from pcfserver.codec import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter
+from pcfserver.dialects.outcome import Execute, failure
+from pcfserver.dialects.tables import REST, Attr, Words, queue_attributes, status_attributes, vocabulary
+from pcfserver.engine.filters import GENERIC_NAME, OBJECT_NAME
+from pcfserver.names import reason_name
+from pcfserver.rest.http import JSON, Request, Response, error
+
+PATH = re.compile(r"/ibmmq/rest/v1/admin/qmgr/([^/]+)/queue(?:/([^/]+))?")
+CSRF_HEADER = "ibm-mq-rest-csrf-token"
+_TYPES = {"local": mq.MQQT_LOCAL, "alias": mq.MQQT_ALIAS, "remote": mq.MQQT_REMOTE, "model": mq.MQQT_MODEL, "cluster": mq.MQQT_CLUSTER}
+_OPERATORS = {
+    "lessThan": (mq.MQCFOP_LESS, mq.MQCFOP_LESS),
+    "greaterThan": (mq.MQCFOP_GREATER, mq.MQCFOP_GREATER),
+    "lessThanOrEqualTo": (mq.MQCFOP_NOT_GREATER, mq.MQCFOP_NOT_GREATER),
+    "greaterThanOrEqualTo": (mq.MQCFOP_NOT_LESS, mq.MQCFOP_NOT_LESS),
+    "equalTo": (mq.MQCFOP_EQUAL, mq.MQCFOP_LIKE),  # the second: a string value with a wildcard
+    "notEqualTo": (mq.MQCFOP_NOT_EQUAL, mq.MQCFOP_NOT_LIKE),
+}
+# Always returned, beside name and type, for a queue of the type (IBM's response body attributes for queues).
+_ALWAYS = {mq.MQQT_REMOTE: ("remote.qmgrName", "remote.queueName"), mq.MQQT_ALIAS: ("alias.targetName",)}
+_DYNAMIC = "dynamic.type"  # DefinitionType of a local queue created from a model queue (model.type on the model)
+_QUERY = {
+    "GET": {"attributes", "status", "applicationHandle", "name", "type", "filter", "commandScope", "queueSharingGroupDisposition"},
+    "POST": {"like", "noReplace", "commandScope"},
+    "PATCH": {"force", "commandScope"},
+    "DELETE": {"purge", "keepAuthorityRecords", "commandScope", "queueSharingGroupDisposition"},
+}
+_ZOS_ONLY = ("commandScope", "queueSharingGroupDisposition")
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One JSON attribute: the PCF parameter(s) it comes from and how its value reads."""
+
+    name: str  # group.attribute
+    parameters: tuple[int, ...]  # one; or a date and a time that make one timestamp
+    words: Words | None
+    is_string: bool
+    settable: bool
+    index: int = -1  # the position in a list parameter (QTimeIndicator's two periods)
+    true_when: int | None = None  # one of several booleans a single parameter holds (QServiceIntervalEvent)
+
+    @property
+    def boolean(self) -> bool:
+        return self.true_when is not None or (self.words is not None and set(self.words.to_value) == {"true", "false"})
+
+
+def _fields_of(attrs: Sequence[Attr]) -> dict[str, Field]:
+    words = vocabulary(REST).words
+    out: dict[str, Field] = {}
+    for a in attrs:
+        names = a.keyword(REST).split()
+        if not names or names[0] in ("name", "type"):
+            continue
+        own = words.get(a.parameter)
+        settable = a.access == "set"
+        if len(names) == 1 and names[0] in out:  # the time half of a timestamp
+            first = out[names[0]]
+            out[names[0]] = Field(first.name, (*first.parameters, a.parameter), None, True, False)
+        elif len(names) == 1:
+            out[names[0]] = Field(names[0], (a.parameter,), own, a.is_string, settable)
+        elif a.struct == "MQCFIL":
+            for i, name in enumerate(names):
+                out[name] = Field(name, (a.parameter,), None, False, False, index=i)
+        else:  # several booleans: each true when the parameter holds the value its last segment's word stands for
+            for name in names:
+                value = own.to_value[name.rsplit(".", 1)[1]] if own else None
+                out[name] = Field(name, (a.parameter,), own, False, settable, true_when=int(value) if value is not None else None)
+    return out
+
+
+@cache
+def config_fields() -> dict[str, Field]:
+    """The queue attributes by JSON name (attributes=...)."""
+    return _fields_of(queue_attributes())
+
+
+@cache
+def status_fields() -> dict[str, Field]:
+    """The queue status attributes by JSON name (status=...)."""
+    return _fields_of(status_attributes())
+
+
+class Refused(Exception):
+    """A request IBM answers with an error: the Response to send."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.status)
+        self.response = response
+
+
+def _bad(key: str, *inserts: object) -> Refused:
+    return Refused(error(key, *inserts))
+
+
+def _json(status: int, body: object, headers: tuple[tuple[str, str], ...] = ()) -> Response:
+    return Response(status, (("Content-Type", JSON), *headers), json.dumps(body, separators=(",", ":")).encode())
+
+
+# -- the request ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class QueueRequest:
+    """What a request to the queue resource asks, checked; :meth:`run` does it through ``execute``."""
+
+    method: str
+    qmgr: str
+    name: str | None  # from the path
+    query: dict[str, str]
+    body: dict[str, Any] | None
+
+    def run(self, execute: Execute) -> Response:
+        try:
+            if self.method == "GET":
+                return _get(self, execute)
+            if self.method == "POST":
+                return _post(self, execute)
+            if self.method == "PATCH":
+                return _patch(self, execute)
+            return _delete(self, execute)
+        except Refused as refused:
+            return refused.response
+
+
+def parse(request: Request, qmgr: str, name: str | None) -> QueueRequest | Response:
+    """The request checked (method, CSRF header, query parameters, body), or IBM's error answer."""
+    method, path = request.method, request.path
+    allowed = ("GET", "POST") if name is None else ("GET", "PATCH", "DELETE")
+    if method not in allowed:
+        return error("method_not_allowed", method, path, extra=(("Allow", ", ".join(allowed)),))
+    if method != "GET" and request.header(CSRF_HEADER) is None:
+        return error("csrf_missing", CSRF_HEADER)
+    query: dict[str, str] = {}
+    for key, value in parse_qsl(request.query, keep_blank_values=True):
+        if key not in _QUERY[method]:
+            return error("queue_bad_query", key, method)
+        if key in _ZOS_ONLY:
+            return error("queue_zos_only", key)
+        if key in query:
+            return error("bad_query", key, "given more than once")
+        query[key] = value
+    if method == "GET" and name is not None and "name" in query:
+        return error("bad_query", "name", "given with a queue name in the URL")
+    body: dict[str, Any] | None = None
+    if method in ("POST", "PATCH"):
+        media = (request.header("content-type") or "application/json").split(";")[0].strip().lower()
+        if media != "application/json":
+            return error("bad_media_type")
+        try:
+            loaded = json.loads(request.body.decode("utf-8") or "{}")
+        except (UnicodeDecodeError, ValueError) as exc:
+            return error("bad_json", exc)
+        if not isinstance(loaded, dict):
+            return error("bad_json", "the body is not a JSON object")
+        body = loaded
+    return QueueRequest(method, qmgr, unquote(name) if name is not None else None, query, body)
+
+
+# -- GET --------------------------------------------------------------------------------------
+
+
+def _selection(text: str | None, fields: dict[str, Field], everything: tuple[str, ...], what: str) -> list[str]:
+    """The JSON names a list of attributes= or status= items selects (a group, a dotted name or ``*``)."""
+    if text is None:
+        return []
+    chosen: list[str] = []
+    for item in (i.strip() for i in text.split(",")):
+        if item in everything:
+            chosen.extend(fields)
+            continue
+        if item in ("name", "type"):
+            continue
+        found = [n for n in fields if n == item or n.startswith(item + ".")]
+        if not found:
+            raise _bad("bad_attribute", f"{what}={item}", f"not a queue {'status ' if what == 'status' else ''}attribute")
+        chosen.extend(found)
+    return list(dict.fromkeys(chosen))
+
+
+def _filter(text: str) -> tuple[bool, Parameter]:
+    """filter=name:operator:value as a PCF filter, and whether it tests a status attribute."""
+    name, _, rest = text.partition(":")
+    operator, _, value = rest.partition(":")
+    is_status = name in status_fields()
+    field = status_fields().get(name) or config_fields().get(name)
+    if not rest or operator not in _OPERATORS:
+        raise _bad("bad_query", "filter", f"{text!r}: use attribute:operator:value with one of {', '.join(_OPERATORS)}")
+    if field is None or len(field.parameters) != 1 or field.index >= 0 or field.true_when is not None:
+        raise _bad("bad_query", "filter", f"{name!r} is not a queue attribute a filter can test")
+    exact, wild = _OPERATORS[operator]
+    parameter = field.parameters[0]
+    if field.is_string:
+        return is_status, StringFilter(parameter, wild if "*" in value else exact, value)
+    if field.words is not None:
+        if value not in field.words.to_value:
+            raise _bad("bad_query", "filter", f"{value!r} is not a value of {name}: {', '.join(field.words.to_value)}")
+        return is_status, IntegerFilter(parameter, exact, int(field.words.to_value[value]))
+    try:
+        return is_status, IntegerFilter(parameter, exact, int(value))
+    except ValueError:
+        raise _bad("bad_query", "filter", f"{value!r} is not a number") from None
+
+
+def _values(message: Message) -> dict[int, Any]:
+    return {p.parameter: getattr(p, "value", getattr(p, "values", None)) for p in message.parameters}
+
+
+def _timestamp(date: object, clock: object) -> str:
+    """A date and time the queue manager keeps in local time, as IBM's UTC form 2021-03-04T05:30:10.000Z ('' if none)."""
+    if not isinstance(date, str) or not isinstance(clock, str) or not date.strip() or not clock.strip():
+        return ""
+    try:
+        local = time.mktime(time.strptime(f"{date.strip()} {clock.strip()}", "%Y-%m-%d %H.%M.%S"))
+    except (ValueError, OverflowError):
+        return ""
+    return time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(local))
+
+
+def _json_value(field: Field, values: dict[int, Any]) -> Any:
+    raw = values.get(field.parameters[0])
+    if len(field.parameters) == 2:
+        return _timestamp(raw, values.get(field.parameters[1]))
+    if field.index >= 0:
+        return raw[field.index] if isinstance(raw, tuple) and len(raw) > field.index else None
+    if field.true_when is not None:
+        return raw == field.true_when
+    if isinstance(raw, str):
+        return raw.rstrip()
+    if field.words is not None and raw in field.words.to_word:
+        word = field.words.to_word[raw]
+        return word == "true" if field.boolean else word
+    return raw
+
+
+def _put(tree: dict[str, Any], dotted: str, value: Any) -> None:
+    *groups, last = dotted.split(".")
+    for group in groups:
+        tree = tree.setdefault(group, {})
+    tree[last] = value
+
+
+def _queue_json(values: dict[int, Any], chosen: list[str], status: dict[int, Any] | None, status_chosen: list[str]) -> dict[str, Any]:
+    qtype = int(values.get(mq.MQIA_Q_TYPE, 0))
+    words = vocabulary(REST).words[mq.MQIA_Q_TYPE].to_word
+    item: dict[str, Any] = {"name": str(values.get(mq.MQCA_Q_NAME, "")).rstrip(), "type": words.get(qtype, qtype)}
+    fields = config_fields()
+    always = list(_ALWAYS.get(qtype, ()))
+    definition = values.get(mq.MQIA_DEFINITION_TYPE)
+    dynamic = qtype == mq.MQQT_LOCAL and definition in (mq.MQQDT_PERMANENT_DYNAMIC, mq.MQQDT_TEMPORARY_DYNAMIC, mq.MQQDT_SHARED_DYNAMIC)
+    for name in (*always, *chosen):
+        field = fields[name]
+        if field.parameters[0] not in values:
+            continue  # not an attribute of this queue's type
+        if name == "model.type" and qtype != mq.MQQT_MODEL:
+            continue  # a local queue's DefinitionType shows as dynamic.type, below
+        _put(item, name, _json_value(field, values))
+    if dynamic:
+        _put(item, _DYNAMIC, _json_value(fields["model.type"], values))
+    if status is not None and status_chosen:
+        for name in status_chosen:
+            field = status_fields()[name]
+            if field.parameters[0] in status:
+                _put(item, name, _json_value(field, status))
+    return item
+
+
+def _pcf(command: int, parameters: Sequence[Parameter]) -> Message:
+    has_filter = any(isinstance(p, (IntegerFilter, StringFilter)) for p in parameters)
+    return Message(command, tuple(parameters), version=mq.MQCFH_VERSION_3 if has_filter else mq.MQCFH_VERSION_1)
+
+
+def _found(answer: list[Message]) -> Iterator[Message]:
+    return (m for m in answer if m.comp_code != mq.MQCC_FAILED and m.parameters)
+
+
+def _command_failed(name: str, failed: Message) -> Refused:
+    reason = failed.reason
+    if reason == mq.MQRC_UNKNOWN_OBJECT_NAME:
+        return Refused(error("queue_not_found", name, reason, reason_name(reason)))
+    if reason == mq.MQRC_NOT_AUTHORIZED:
+        return Refused(error("queue_not_authorized", name, reason=reason))
+    return Refused(error("queue_command_failed", name, reason, reason_name(reason), reason=reason))
+
+
+def _get(req: QueueRequest, execute: Execute) -> Response:
+    query = req.query
+    if "applicationHandle" in query:
+        raise _bad("queue_not_supported", "applicationHandle")
+    qtype_word = query.get("type", "all")
+    if qtype_word != "all" and qtype_word not in _TYPES:
+        raise _bad("bad_query", "type", f"{qtype_word!r}: one of all, {', '.join(_TYPES)}")
+    chosen = _selection(query.get("attributes"), config_fields(), ("*",), "attributes")
+    status_chosen = _selection(query.get("status"), status_fields(), ("*", "status"), "status")
+    status_filter: Parameter | None = None
+    config_filter: Parameter | None = None
+    if "filter" in query:
+        is_status, made = _filter(query["filter"])
+        status_filter, config_filter = (made, None) if is_status else (None, made)
+    pattern = req.name if req.name is not None else query.get("name", "*") or "*"
+    generic = req.name is None
+    if generic and not (OBJECT_NAME.match(pattern) or GENERIC_NAME.match(pattern)):
+        raise _bad("bad_query", "name", f"{pattern!r}: a queue name, or the start of one followed by *")
+    parameters: list[Parameter] = [String(mq.MQCA_Q_NAME, pattern)]
+    if qtype_word != "all":
+        parameters.append(Integer(mq.MQIA_Q_TYPE, _TYPES[qtype_word]))
+    parameters.append(IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQIACF_ALL,)))
+    if config_filter is not None:
+        parameters.append(config_filter)
+    answer = execute(_pcf(mq.MQCMD_INQUIRE_Q, parameters))
+    bad = failure(answer)
+    if bad is not None and not (bad.reason == mq.MQRC_UNKNOWN_OBJECT_NAME and (generic or config_filter is not None)):
+        raise _command_failed(pattern, bad)
+    queues = [_values(m) for m in _found(answer)]
+    statuses: dict[str, dict[int, Any]] = {}
+    locals_ = [q for q in queues if q.get(mq.MQIA_Q_TYPE) == mq.MQQT_LOCAL]
+    if locals_ and (status_chosen or status_filter is not None):
+        status_pattern = pattern if generic else str(locals_[0][mq.MQCA_Q_NAME]).rstrip()
+        status_parameters: list[Parameter] = [
+            String(mq.MQCA_Q_NAME, status_pattern),
+            Integer(mq.MQIACF_Q_STATUS_TYPE, mq.MQIACF_Q_STATUS),
+            IntegerList(mq.MQIACF_Q_STATUS_ATTRS, (mq.MQIACF_ALL,)),
+        ]
+        if status_filter is not None:
+            status_parameters.append(status_filter)
+        status_answer = execute(_pcf(mq.MQCMD_INQUIRE_Q_STATUS, status_parameters))
+        bad = failure(status_answer)
+        if bad is not None and bad.reason != mq.MQRC_UNKNOWN_OBJECT_NAME:
+            raise _command_failed(status_pattern, bad)
+        for message in _found(status_answer):
+            values = _values(message)
+            statuses[str(values.get(mq.MQCA_Q_NAME, "")).rstrip()] = values
+    items = []
+    for values in queues:
+        name = str(values.get(mq.MQCA_Q_NAME, "")).rstrip()
+        status = statuses.get(name)
+        if status_filter is not None and status is None:
+            continue  # a status filter keeps the queues whose status passes it (local queues only)
+        items.append(_queue_json(values, chosen, status, status_chosen))
+    return _json(200, {"queue": items})
+
+
+# -- POST, PATCH, DELETE ----------------------------------------------------------------------
+
+
+def _leaves(body: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    for key, value in body.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict):
+            yield from _leaves(value, dotted + ".")
+        else:
+            yield dotted, value
+
+
+def _settings(body: dict[str, Any]) -> list[Parameter]:
+    """The body's attributes (name and type aside) as PCF parameters."""
+    out: dict[int, Parameter] = {}
+    several: dict[int, int | None] = {}  # parameter -> the value its one name given true stands for
+    for dotted, value in _leaves({k: v for k, v in body.items() if k not in ("name", "type")}):
+        field = config_fields().get(dotted)
+        if field is None:
+            raise _bad("bad_attribute", dotted, "not a queue attribute")
+        if not field.settable:
+            raise _bad("bad_attribute", dotted, "cannot be set: the queue manager keeps it")
+        parameter = field.parameters[0]
+        if field.true_when is not None:
+            if not isinstance(value, bool):
+                raise _bad("bad_attribute", dotted, "must be true or false")
+            given = several.get(parameter)
+            if value and given is not None:
+                raise _bad("bad_attribute", dotted, "cannot be true with another event of the same attribute")
+            several[parameter] = field.true_when if value else given
+            continue
+        if field.boolean:
+            if not isinstance(value, bool):
+                raise _bad("bad_attribute", dotted, "must be true or false")
+            assert field.words is not None
+            out[parameter] = Integer(parameter, int(field.words.to_value["true" if value else "false"]))
+        elif field.words is not None:
+            if not isinstance(value, str) or value not in field.words.to_value:
+                raise _bad("bad_attribute", dotted, f"must be one of {', '.join(field.words.to_value)}")
+            out[parameter] = Integer(parameter, int(field.words.to_value[value]))
+        elif field.is_string:
+            if not isinstance(value, str):
+                raise _bad("bad_attribute", dotted, "must be a string")
+            out[parameter] = String(parameter, value)
+        else:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise _bad("bad_attribute", dotted, "must be a whole number")
+            out[parameter] = Integer(parameter, value)
+    words = vocabulary(REST).words
+    for parameter, given in several.items():
+        # every name given false: the parameter's word "none" (MQQSIE_NONE for QServiceIntervalEvent)
+        out[parameter] = Integer(parameter, given if given is not None else int(words[parameter].to_value["none"]))
+    return list(out.values())
+
+
+def _name_of(body: dict[str, Any]) -> str:
+    name = body.get("name")
+    if not isinstance(name, str) or not 1 <= len(name) <= 48:
+        raise _bad("bad_attribute", "name", "a queue name of 1 to 48 characters is required")
+    return name
+
+
+def _type_of(body: dict[str, Any]) -> int | None:
+    word = body.get("type")
+    if word is None:
+        return None
+    if word not in _TYPES or word == "cluster":
+        raise _bad("bad_attribute", "type", "must be local, alias, remote or model")
+    return _TYPES[word]
+
+
+def _existing_type(name: str, execute: Execute) -> int:
+    answer = execute(Message(mq.MQCMD_INQUIRE_Q, (String(mq.MQCA_Q_NAME, name), IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQIA_Q_TYPE,)))))
+    bad = failure(answer)
+    if bad is not None:
+        raise _command_failed(name, bad)
+    for message in _found(answer):
+        qtype = message.get(mq.MQIA_Q_TYPE)
+        if isinstance(qtype, Integer):
+            return qtype.value
+    raise _command_failed(name, Message(mq.MQCMD_INQUIRE_Q, comp_code=mq.MQCC_FAILED, reason=mq.MQRC_UNKNOWN_OBJECT_NAME))
+
+
+def _checked(name: str, answer: list[Message]) -> None:
+    bad = failure(answer)
+    if bad is not None:
+        raise _command_failed(name, bad)
+
+
+def _post(req: QueueRequest, execute: Execute) -> Response:
+    assert req.body is not None
+    name, qtype = _name_of(req.body), _type_of(req.body)
+    settings = _settings(req.body)
+    replace = Integer(mq.MQIACF_REPLACE, mq.MQRP_NO if "noReplace" in req.query else mq.MQRP_YES)
+    like = req.query.get("like")
+    if like is not None:
+        like_type = _existing_type(like, execute)
+        if qtype is not None and qtype != like_type:
+            raise _bad("bad_attribute", "type", f"must be the type of the queue {like} it is like")
+        command = Message(
+            mq.MQCMD_COPY_Q,
+            (String(mq.MQCACF_FROM_Q_NAME, like), String(mq.MQCACF_TO_Q_NAME, name), Integer(mq.MQIA_Q_TYPE, like_type), replace, *settings),
+        )
+    else:
+        qtype = mq.MQQT_LOCAL if qtype is None else qtype
+        command = Message(mq.MQCMD_CREATE_Q, (String(mq.MQCA_Q_NAME, name), Integer(mq.MQIA_Q_TYPE, qtype), replace, *settings))
+    _checked(name, execute(command))
+    location = f"/ibmmq/rest/v1/admin/qmgr/{quote(req.qmgr, safe='')}/queue/{quote(name, safe='')}"
+    return Response(201, (("Location", location),))
+
+
+def _patch(req: QueueRequest, execute: Execute) -> Response:
+    assert req.body is not None and req.name is not None
+    name = req.name
+    if "name" in req.body and req.body["name"] != name:
+        raise _bad("bad_attribute", "name", "cannot be changed")
+    settings = _settings(req.body)
+    qtype = _existing_type(name, execute)
+    wanted = _type_of(req.body)
+    if wanted is not None and wanted != qtype:
+        raise _bad("bad_attribute", "type", "cannot be changed")
+    parameters: list[Parameter] = [String(mq.MQCA_Q_NAME, name), Integer(mq.MQIA_Q_TYPE, qtype), *settings]
+    if "force" in req.query:
+        parameters.append(Integer(mq.MQIACF_FORCE, mq.MQFC_YES))
+    _checked(name, execute(Message(mq.MQCMD_CHANGE_Q, tuple(parameters))))
+    return Response(204)
+
+
+def _delete(req: QueueRequest, execute: Execute) -> Response:
+    assert req.name is not None
+    parameters: list[Parameter] = [String(mq.MQCA_Q_NAME, req.name)]
+    if "purge" in req.query:
+        parameters.append(Integer(mq.MQIACF_PURGE, mq.MQPO_YES))
+    _checked(req.name, execute(Message(mq.MQCMD_DELETE_Q, tuple(parameters))))
+    return Response(204)
+
