@@ -44,6 +44,8 @@ def _check(expect: dict[str, Any], status: int, body: Any) -> list[str]:
         problems.append(f"status {status}, expected {expect.get('status', 200)}")
     if not isinstance(body, dict):
         return [*problems, "the body is not a JSON object"] if expect.keys() - {"status"} else problems
+    if "json_equals" in expect and body != expect["json_equals"]:
+        problems.append(f"answered {json.dumps(body)}, expected {json.dumps(expect['json_equals'])}")
     for key in expect.get("json_has", ()):
         if key not in body:
             problems.append(f"no {key!r} in the answer")
