@@ -195,6 +195,29 @@ def test_inquire_queue_status_reports_real_depth_handles_and_uncommitted(qm: Que
     assert reason(qm.execute(command(mq.MQCMD_INQUIRE_Q_STATUS, qname("NOSUCH")))) == mq.MQRC_UNKNOWN_OBJECT_NAME
 
 
+def test_queue_status_reports_the_monitoring_level_in_effect(qm: QueueManager) -> None:
+    """MONQ(QMGR) takes the queue manager's MONQ; the queue manager's MONQ(NONE) turns monitoring off for every queue;
+    the status shows the level in effect, and the oldest message's age only while monitoring is on."""
+
+    def status() -> tuple[object, object]:
+        [answer] = qm.execute(command(mq.MQCMD_INQUIRE_Q_STATUS, qname("SRC")))
+        v = values(answer)
+        return v[mq.MQIA_MONITORING_Q], v[mq.MQIACF_OLDEST_MSG_AGE]
+
+    def set_qmgr(level: int) -> None:
+        assert reason(qm.execute(command(mq.MQCMD_CHANGE_Q_MGR, Integer(mq.MQIA_MONITORING_Q, level)))) == 0
+
+    fill(qm, "SRC", 1)
+    assert status() == (mq.MQMON_OFF, -1)  # the queue manager's default MONQ(OFF)
+    set_qmgr(mq.MQMON_MEDIUM)
+    level, age = status()
+    assert level == mq.MQMON_MEDIUM and isinstance(age, int) and age >= 0
+    assert reason(qm.execute(change("SRC", mq.MQQT_LOCAL, Integer(mq.MQIA_MONITORING_Q, mq.MQMON_HIGH)))) == 0
+    assert status()[0] == mq.MQMON_HIGH
+    set_qmgr(mq.MQMON_NONE)
+    assert status() == (mq.MQMON_OFF, -1)
+
+
 def test_reset_queue_statistics_reports_then_restarts_the_counts(qm: QueueManager) -> None:
     fill(qm, "SRC", 3)
     drain(qm, "SRC")[:1]

@@ -92,13 +92,24 @@ def _parameters(engine: Engine, status_type: str, values: dict[int, object], eve
     return tuple(params)
 
 
+def _monitoring_level(queue: object, qmgr: object) -> object:
+    """The level of monitoring in effect for a queue, as its status reports it (OFF, LOW, MEDIUM or HIGH): the queue's
+    MONQ, or the queue manager's for MONQ(QMGR); the queue manager's MONQ(NONE) turns it off for every queue (IBM,
+    QueueMonitoring of the queue and of the queue manager)."""
+    if qmgr == mq.MQMON_NONE:
+        return mq.MQMON_OFF
+    if queue == mq.MQMON_Q_MGR:
+        return qmgr if qmgr in _MONITORING_ON else mq.MQMON_OFF
+    return queue
+
+
 def _queue_values(engine: Engine, queue: Queue) -> dict[int, object]:
     """A queue's status fields (StatusType MQIACF_Q_STATUS), every one, by parameter."""
     layer = engine.messaging
     name = queue.name
     depth, opened_in, opened_out = layer.status(name)
     (get_date, get_time), (put_date, put_time) = layer.last_times(name)
-    monitoring = queue.attrs.get(mq.MQIA_MONITORING_Q, mq.MQMON_Q_MGR)
+    monitoring = _monitoring_level(queue.attrs.get(mq.MQIA_MONITORING_Q, mq.MQMON_Q_MGR), engine.qmgr_attrs().get(mq.MQIA_MONITORING_Q, mq.MQMON_OFF))
     on = monitoring in _MONITORING_ON
     return {
         mq.MQCA_Q_NAME: name,
