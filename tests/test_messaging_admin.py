@@ -4,6 +4,7 @@ and what puts cause: trigger messages and queue depth events (decoded with the p
 from __future__ import annotations
 
 import struct
+import time
 
 import pytest
 from engine_support import change, command, create, error_parameter, qname, reason
@@ -195,27 +196,39 @@ def test_inquire_queue_status_reports_real_depth_handles_and_uncommitted(qm: Que
     assert reason(qm.execute(command(mq.MQCMD_INQUIRE_Q_STATUS, qname("NOSUCH")))) == mq.MQRC_UNKNOWN_OBJECT_NAME
 
 
-def test_queue_status_reports_the_monitoring_level_in_effect(qm: QueueManager) -> None:
+def test_queue_status_reports_the_monitoring_level_in_effect_and_the_time_on_queue(qm: QueueManager) -> None:
     """MONQ(QMGR) takes the queue manager's MONQ; the queue manager's MONQ(NONE) turns monitoring off for every queue;
-    the status shows the level in effect, and the oldest message's age only while monitoring is on."""
+    the status shows the level in effect, and the oldest message's age and QTIME only while monitoring is on.  QTIME
+    averages the time messages spent on the queue, measured by destructive gets while monitoring is on."""
 
-    def status() -> tuple[object, object]:
+    def status() -> tuple[object, object, object]:
         [answer] = qm.execute(command(mq.MQCMD_INQUIRE_Q_STATUS, qname("SRC")))
         v = values(answer)
-        return v[mq.MQIA_MONITORING_Q], v[mq.MQIACF_OLDEST_MSG_AGE]
+        return v[mq.MQIA_MONITORING_Q], v[mq.MQIACF_OLDEST_MSG_AGE], v[mq.MQIACF_Q_TIME_INDICATOR]
 
     def set_qmgr(level: int) -> None:
         assert reason(qm.execute(command(mq.MQCMD_CHANGE_Q_MGR, Integer(mq.MQIA_MONITORING_Q, level)))) == 0
 
-    fill(qm, "SRC", 1)
-    assert status() == (mq.MQMON_OFF, -1)  # the queue manager's default MONQ(OFF)
+    fill(qm, "SRC", 3)
+    with qm.session() as s:
+        s.get("SRC")  # monitoring off: not measured
+    assert status() == (mq.MQMON_OFF, -1, (-1, -1))  # the queue manager's default MONQ(OFF)
     set_qmgr(mq.MQMON_MEDIUM)
-    level, age = status()
-    assert level == mq.MQMON_MEDIUM and isinstance(age, int) and age >= 0
+    level, age, qtime = status()
+    assert level == mq.MQMON_MEDIUM and isinstance(age, int) and age >= 0 and qtime == (-1, -1)  # nothing measured yet
+    time.sleep(0.05)
+    with qm.session() as s:
+        s.get("SRC")
+    short, long = status()[2]  # type: ignore[misc]
+    assert short == long and 50_000 <= short < 10_000_000, (short, long)  # microseconds, the first measurement both
+    with qm.session() as s:
+        s.get("SRC")
+    short, long = status()[2]  # type: ignore[misc]
+    assert 50_000 <= long <= short < 10_000_000, (short, long)  # the later (longer) time weighs more in the short term
     assert reason(qm.execute(change("SRC", mq.MQQT_LOCAL, Integer(mq.MQIA_MONITORING_Q, mq.MQMON_HIGH)))) == 0
     assert status()[0] == mq.MQMON_HIGH
     set_qmgr(mq.MQMON_NONE)
-    assert status() == (mq.MQMON_OFF, -1)
+    assert status() == (mq.MQMON_OFF, -1, (-1, -1))
 
 
 def test_reset_queue_statistics_reports_then_restarts_the_counts(qm: QueueManager) -> None:

@@ -222,6 +222,7 @@ class QueueMessages:
         "levels",
         "open_input",
         "open_output",
+        "qtime",
         "reset_at",
         "uncommitted",
     )
@@ -238,6 +239,18 @@ class QueueMessages:
         self.reset_at = now
         self.last_put: float | None = None
         self.last_get: float | None = None
+        # QTIME: the short and long term averages of the seconds messages spent on the queue, measured at each
+        # destructive get while monitoring is on (None: nothing measured yet); see note_queue_time.
+        self.qtime: tuple[float, float] | None = None
+
+    def note_queue_time(self, seconds: float) -> None:
+        """One more message's time on the queue: the short term average weighs it 1/4, the long term 1/32 (IBM gives
+        no formula: formats/queue-status-attributes.tsv); the first measurement starts both."""
+        old = self.qtime
+        if old is None:
+            self.qtime = (seconds, seconds)
+        else:
+            self.qtime = (old[0] + (seconds - old[0]) * 0.25, old[1] + (seconds - old[1]) * 0.03125)
 
     def add(self, message: StoredMessage) -> None:
         self.levels[message.level].append(message)
@@ -278,3 +291,17 @@ class QueueMessages:
 
     def messages(self) -> list[StoredMessage]:
         return list(self.in_order())
+
+
+MONITORING_ON = frozenset((mq.MQMON_LOW, mq.MQMON_MEDIUM, mq.MQMON_HIGH))
+
+
+def monitoring_level(queue: object, qmgr: object) -> object:
+    """The level of monitoring in effect for a queue (OFF, LOW, MEDIUM or HIGH): the queue's MONQ, or the queue
+    manager's for MONQ(QMGR); the queue manager's MONQ(NONE) turns it off for every queue (IBM, QueueMonitoring of
+    the queue and of the queue manager)."""
+    if qmgr == mq.MQMON_NONE:
+        return mq.MQMON_OFF
+    if queue == mq.MQMON_Q_MGR:
+        return qmgr if qmgr in MONITORING_ON else mq.MQMON_OFF
+    return queue

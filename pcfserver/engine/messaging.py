@@ -27,12 +27,14 @@ from pcfserver.codec.encoder import encode
 from pcfserver.engine.authority import Identity, operation_allowed
 from pcfserver.engine.messages import (
     LEVELS,
+    MONITORING_ON,
     MessageDescriptor,
     MQIError,
     QueueMessages,
     StoredMessage,
     UnitOfWork,
     descriptor,
+    monitoring_level,
 )
 from pcfserver.engine.store import (
     ClearMessages,
@@ -94,6 +96,7 @@ class _PutPlan:
     put_inhibited: bool
     get_inhibited: bool
     low_watch: bool  # a get may make a Queue Depth Low event (the queue's switch and PERFMEV on)
+    monitored: bool  # online monitoring is on for the queue: a get measures its message's time on the queue (QTIME)
     def_persistence: int  # DEFPSIST and DEFPRTY, for a put that names this queue itself
     def_priority: int
 
@@ -127,7 +130,7 @@ def _undo_place(message: StoredMessage, saved: tuple[Any, ...]) -> None:
 
 def _undo_get(found: StoredMessage, saved: tuple[Any, ...]) -> None:
     """Undoes a get (:meth:`MessageLayer.get`), as :func:`_undo_place` a put."""
-    state, uow, state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, count = saved
+    state, uow, state.depth, state.uncommitted, state.deq_count, state.last_get, state.qtime, found.stored, count = saved
     found.removed = False
     found.got_uow = None
     if uow is not None:
@@ -600,6 +603,7 @@ class MessageLayer:
             put_inhibited=attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED,
             get_inhibited=attrs.get(mq.MQIA_INHIBIT_GET) == mq.MQQA_GET_INHIBITED,
             low_watch=events and attrs.get(mq.MQIA_Q_DEPTH_LOW_EVENT) == _ENABLED,
+            monitored=monitoring_level(attrs.get(mq.MQIA_MONITORING_Q, mq.MQMON_Q_MGR), qmgr.get(mq.MQIA_MONITORING_Q, mq.MQMON_OFF)) in MONITORING_ON,
             def_persistence=int(attrs.get(mq.MQIA_DEF_PERSISTENCE, 0)),
             def_priority=int(attrs.get(mq.MQIA_DEF_PRIORITY, 0)),
         )
@@ -776,12 +780,14 @@ class MessageLayer:
         if uow is not None and uow.count + 1 > plan.max_uncommitted:
             raise MQIError(mq.MQRC_SYNCPOINT_LIMIT_REACHED)
         self._tx.undo.append(
-            (_UNDO_GET, found, (state, uow, state.depth, state.uncommitted, state.deq_count, state.last_get, found.stored, uow.count if uow is not None else 0))
+            (_UNDO_GET, found, (state, uow, state.depth, state.uncommitted, state.deq_count, state.last_get, state.qtime, found.stored, uow.count if uow is not None else 0))
         )
         state.depth -= 1
         state.deq_count += 1
         self.get_count += 1
         state.last_get = now
+        if plan.monitored:
+            state.note_queue_time(now - found.put_at)
         level = state.levels[found.level]  # (QueueMessages.detach, a call less per get)
         if level[0] is found:
             level.popleft()
@@ -996,6 +1002,15 @@ class MessageLayer:
         if state is None:
             return ("", ""), ("", "")
         return _local(state.last_get), _local(state.last_put)
+
+    def queue_time(self, name: str) -> tuple[int, int] | None:
+        """QTIME: the short and long term averages of the time messages spent on the queue, in microseconds (None:
+        nothing measured since the start)."""
+        state = self.queues.get(name)
+        if state is None or state.qtime is None:
+            return None
+        short, long = state.qtime
+        return int(short * 1e6), int(long * 1e6)
 
     def oldest_age(self, name: str) -> int:
         state = self.queues.get(name)

@@ -13,7 +13,7 @@ from pcfserver import mq
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String
 from pcfserver.engine import responses
 from pcfserver.engine.context import EngineView
-from pcfserver.engine.messages import MQIError
+from pcfserver.engine.messages import MONITORING_ON, MQIError, monitoring_level
 from pcfserver.tables import read_table, value_of
 
 if TYPE_CHECKING:
@@ -32,7 +32,6 @@ class Parsed(Protocol):
     values: dict[int, object]
 
 
-_MONITORING_ON = frozenset((mq.MQMON_LOW, mq.MQMON_MEDIUM, mq.MQMON_HIGH))
 
 
 @cache
@@ -92,25 +91,15 @@ def _parameters(engine: Engine, status_type: str, values: dict[int, object], eve
     return tuple(params)
 
 
-def _monitoring_level(queue: object, qmgr: object) -> object:
-    """The level of monitoring in effect for a queue, as its status reports it (OFF, LOW, MEDIUM or HIGH): the queue's
-    MONQ, or the queue manager's for MONQ(QMGR); the queue manager's MONQ(NONE) turns it off for every queue (IBM,
-    QueueMonitoring of the queue and of the queue manager)."""
-    if qmgr == mq.MQMON_NONE:
-        return mq.MQMON_OFF
-    if queue == mq.MQMON_Q_MGR:
-        return qmgr if qmgr in _MONITORING_ON else mq.MQMON_OFF
-    return queue
-
-
 def _queue_values(engine: Engine, queue: Queue) -> dict[int, object]:
     """A queue's status fields (StatusType MQIACF_Q_STATUS), every one, by parameter."""
     layer = engine.messaging
     name = queue.name
     depth, opened_in, opened_out = layer.status(name)
     (get_date, get_time), (put_date, put_time) = layer.last_times(name)
-    monitoring = _monitoring_level(queue.attrs.get(mq.MQIA_MONITORING_Q, mq.MQMON_Q_MGR), engine.qmgr_attrs().get(mq.MQIA_MONITORING_Q, mq.MQMON_OFF))
-    on = monitoring in _MONITORING_ON
+    monitoring = monitoring_level(queue.attrs.get(mq.MQIA_MONITORING_Q, mq.MQMON_Q_MGR), engine.qmgr_attrs().get(mq.MQIA_MONITORING_Q, mq.MQMON_OFF))
+    on = monitoring in MONITORING_ON
+    qtime = layer.queue_time(name) if on else None
     return {
         mq.MQCA_Q_NAME: name,
         mq.MQIACF_Q_STATUS_TYPE: mq.MQIACF_Q_STATUS,
@@ -123,7 +112,7 @@ def _queue_values(engine: Engine, queue: Queue) -> dict[int, object]:
         mq.MQCACF_LAST_PUT_DATE: put_date,
         mq.MQCACF_LAST_PUT_TIME: put_time,
         mq.MQIACF_OLDEST_MSG_AGE: layer.oldest_age(name) if on else mq.MQMON_NOT_AVAILABLE,
-        mq.MQIACF_Q_TIME_INDICATOR: (mq.MQMON_NOT_AVAILABLE, mq.MQMON_NOT_AVAILABLE),
+        mq.MQIACF_Q_TIME_INDICATOR: qtime if qtime is not None else (mq.MQMON_NOT_AVAILABLE, mq.MQMON_NOT_AVAILABLE),
         mq.MQIA_MONITORING_Q: monitoring,
     }
 
