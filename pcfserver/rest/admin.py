@@ -35,10 +35,9 @@ from pcfserver.dialects.keywords import is_string_parameter
 from pcfserver.dialects.outcome import Execute, failure
 from pcfserver.dialects.tables import STATUS_COMMANDS
 from pcfserver.rest import gateway, queue_resource
-from pcfserver.rest.http import JSON, Request, Response, error
+from pcfserver.rest.http import CSRF_HEADER, Request, Response, error, json_response
 from pcfserver.tables import read_table
 
-CSRF_HEADER = "ibm-mq-rest-csrf-token"
 VERSION = "9.4.0.0"  # the MQ level whose REST API this server answers as (formats/rest-admin.tsv)
 _MQSC = re.compile(r"/ibmmq/rest/v([123])/admin/action/qmgr/([^/]+)/mqsc")
 _QMGR = re.compile(r"/ibmmq/rest/v([123])/admin/qmgr(?:/([^/]+))?")
@@ -79,10 +78,6 @@ def _choices() -> dict[str, str]:
     return {row["key"]: row["value"] for row in read_table("rest-admin.tsv")}
 
 
-def _json(status: int, body: object) -> Response:
-    return Response(status, (("Content-Type", JSON),), json.dumps(body, separators=(",", ":")).encode())
-
-
 class AdminApi:
     """The administrative REST API of one queue manager."""
 
@@ -121,9 +116,9 @@ class AdminApi:
                 return routed
             if routed is not None and wanted is not None:
                 # The partner answered the gateway, so it runs; IBM gives a remote queue manager's name and state only.
-                answer = _json(200, {"qmgr": [{"name": wanted, "state": "running"}]})
+                answer = json_response(200, {"qmgr": [{"name": wanted, "state": "running"}]})
                 return AdminOperation(lambda execute: answer, False, "qmgr", target=wanted)
-            return _json(200, {"qmgr": [{"name": self.qmgr_name, "state": "running"}]})
+            return json_response(200, {"qmgr": [{"name": self.qmgr_name, "state": "running"}]})
         if _INSTALLATION.fullmatch(path) is not None:
             if method != "GET":
                 return error("method_not_allowed", method, path, extra=(("Allow", "GET"),))
@@ -133,7 +128,7 @@ class AdminApi:
                 "platform": "unix" if platform.system() != "Windows" else "windows",
                 "installationPath": _choices()["installation_path"],
             }
-            return _json(200, {"installation": [item]})
+            return json_response(200, {"installation": [item]})
         found = queue_resource.PATH.fullmatch(path)
         if found is not None:
             qmgr = unquote(found.group(1))
@@ -245,7 +240,7 @@ def _answer(items: Sequence[tuple[int, int, dict[str, object]]]) -> Response:
     warned = any(cc == mq.MQCC_WARNING for cc, _, _ in items)
     overall_cc = mq.MQCC_FAILED if failed else mq.MQCC_WARNING if warned else mq.MQCC_OK
     overall_rc = mq.MQRCCF_COMMAND_FAILED if failed else 0
-    return _json(200, {"commandResponse": response, "overallCompletionCode": overall_cc, "overallReasonCode": overall_rc})
+    return json_response(200, {"commandResponse": response, "overallCompletionCode": overall_cc, "overallReasonCode": overall_rc})
 
 
 # ---------------------------------------------------------------------- runCommandJSON -> MQSC

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pcfserver.engine.authority import Identity
 from pcfserver.rest.admin import AdminApi, AdminOperation
 from pcfserver.rest.auth import TOKEN_LIFETIME, Authenticator
-from pcfserver.rest.http import Request, Response, error
-from pcfserver.rest.messaging import CSRF_HEADER, MessagingApi, Operation, Publication
+from pcfserver.rest.http import CSRF_HEADER, Request, Response, error
+from pcfserver.rest.messaging import MessagingApi, Operation, Publication
 from pcfserver.users import UserStore
 
 _LOGIN = re.compile(r"/ibmmq/rest/v[123]/login")

@@ -16,6 +16,7 @@ from pcfserver.tables import read_table
 
 TEXT_PLAIN = "text/plain; charset=utf-8"
 JSON = "application/json; charset=utf-8"
+CSRF_HEADER = "ibm-mq-rest-csrf-token"  # IBM: required on every POST, PATCH and DELETE (any value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,11 @@ class Response:
             if key.lower() == name:
                 return value
         return None
+
+
+def json_response(status: int, body: object) -> Response:
+    """A JSON answer, compact, as UTF-8."""
+    return Response(status, (("Content-Type", JSON),), json.dumps(body, separators=(",", ":")).encode())
 
 
 @dataclass(frozen=True, slots=True)

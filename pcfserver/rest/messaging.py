@@ -20,7 +20,6 @@ their reasons in ``formats/rest-messaging.tsv`` and the error answers in ``forma
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -31,12 +30,11 @@ from pcfserver import mq
 from pcfserver.codec.ccsid import codec_for
 from pcfserver.engine.messages import MessageDescriptor, MQIError
 from pcfserver.engine.messaging import FORMAT_STRING, MessageLayer, SessionState
-from pcfserver.rest.http import JSON, TEXT_PLAIN, Request, Response, error, error_for_reason
+from pcfserver.rest.http import CSRF_HEADER, TEXT_PLAIN, Request, Response, error, error_for_reason, json_response
 
 if TYPE_CHECKING:
     from pcfserver.engine.pubsub import PubSub
 
-CSRF_HEADER = "ibm-mq-rest-csrf-token"
 USER_PREFIX = "ibm-mq-usr-"
 MEDIA_TYPES = frozenset({"text/plain", "text/html", "text/xml", "application/json", "application/xml"})
 MAX_EXPIRY_MS = 999_999_999 * 100  # MQMD Expiry is at most 999,999,999 tenths of a second
@@ -477,7 +475,6 @@ def _list(queue: str, version: int, query: dict[str, str], *, qmgr: str) -> Oper
     def respond(result: list[MessageDescriptor] | MQIError) -> Response:
         if isinstance(result, MQIError):
             return _mq_failure(result, queue, qmgr)
-        body = json.dumps({"messages": [summary(md, version) for md in result]}, separators=(",", ":")).encode()
-        return Response(200, (("Content-Type", JSON),), body)
+        return json_response(200, {"messages": [summary(md, version) for md in result]})
 
     return Operation(queue, run, respond, kind="list")

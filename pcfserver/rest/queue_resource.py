@@ -32,10 +32,9 @@ from pcfserver.dialects.outcome import Execute, failure
 from pcfserver.dialects.tables import REST, Attr, Words, queue_attributes, status_attributes, vocabulary
 from pcfserver.engine.filters import GENERIC_NAME, OBJECT_NAME
 from pcfserver.names import reason_name
-from pcfserver.rest.http import JSON, Request, Response, error
+from pcfserver.rest.http import CSRF_HEADER, Request, Response, error, json_response
 
 PATH = re.compile(r"/ibmmq/rest/v1/admin/qmgr/([^/]+)/queue(?:/([^/]+))?")
-CSRF_HEADER = "ibm-mq-rest-csrf-token"
 _TYPES = {"local": mq.MQQT_LOCAL, "alias": mq.MQQT_ALIAS, "remote": mq.MQQT_REMOTE, "model": mq.MQQT_MODEL, "cluster": mq.MQQT_CLUSTER}
 _OPERATORS = {
     "lessThan": (mq.MQCFOP_LESS, mq.MQCFOP_LESS),
@@ -120,10 +119,6 @@ class Refused(Exception):
 
 def _bad(key: str, *inserts: object) -> Refused:
     return Refused(error(key, *inserts))
-
-
-def _json(status: int, body: object, headers: tuple[tuple[str, str], ...] = ()) -> Response:
-    return Response(status, (("Content-Type", JSON), *headers), json.dumps(body, separators=(",", ":")).encode())
 
 
 # -- the request ----------------------------------------------------------------------------
@@ -366,7 +361,7 @@ def _get(req: QueueRequest, execute: Execute) -> Response:
         if status_filter is not None and status is None:
             continue  # a status filter keeps the queues whose status passes it (local queues only)
         items.append(_queue_json(values, chosen, status, status_chosen))
-    return _json(200, {"queue": items})
+    return json_response(200, {"queue": items})
 
 
 # -- POST, PATCH, DELETE ----------------------------------------------------------------------
