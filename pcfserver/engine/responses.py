@@ -8,10 +8,9 @@ error) then the summary MQRCCF_COMMAND_FAILED with Control LAST.  MsgSeqNumber c
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from pcfserver import mq
-from pcfserver.codec.model import Integer, Message, Parameter
+from pcfserver.codec.model import Integer, Message, Parameter, fast_builder
 
 
 class Reject(Exception):
@@ -39,11 +38,18 @@ def _response(command: Message | int, parameters: tuple[Parameter, ...], comp_co
     )
 
 
+_new_message = fast_builder(Message)  # (dataclasses.replace took half an inquiry's time over thousands of objects)
+
+
 def numbered(messages: Sequence[Message]) -> list[Message]:
     """MsgSeqNumber 1..n and Control LAST on the last message only."""
     last = len(messages) - 1
+    new = _new_message
     return [
-        replace(m, msg_seq_number=i + 1, control=mq.MQCFC_LAST if i == last else mq.MQCFC_NOT_LAST)
+        new(
+            m.command, m.parameters, m.type, m.version, i + 1, mq.MQCFC_LAST if i == last else mq.MQCFC_NOT_LAST, m.comp_code, m.reason,
+            m.byte_order, m.offset, m.length, m.struc_length, m.parameter_count, m.error, m.warnings,
+        )
         for i, m in enumerate(messages)
     ]
 
