@@ -129,6 +129,13 @@ async def test_a_monitoring_scripts_query_finds_the_queues_that_hold_messages(se
         by_name = {q["name"]: q for q in listed}
         assert by_name["APP.ALIAS"] == {"name": "APP.ALIAS", "type": "alias", "alias": {"targetName": "APP.IN"}}
         assert by_name["APP.IN"]["status"]["currentDepth"] == 2
+        # depth alone is read by one inquiry, depth with other status by two: the same answers; a status filter keeps
+        # local queues only either way
+        depth = {"name": "APP.*", "filter": "status.currentDepth:greaterThanOrEqualTo:0"}
+        one = (await client.get(QUEUES, params={**depth, "status": "status.currentDepth"})).json()["queue"]
+        two = (await client.get(QUEUES, params={**depth, "status": "status.currentDepth,status.lastGet"})).json()["queue"]
+        assert [(q["name"], q["status"]["currentDepth"]) for q in one] == [(q["name"], q["status"]["currentDepth"]) for q in two]
+        assert [q["name"] for q in one] == ["APP.IDLE", "APP.IN", "APP.OUT"]
 
 
 async def test_create_change_copy_and_delete(server: Server) -> None:

@@ -1,4 +1,4 @@
-"""Console queue list against REST runCommandJSON, on one server holding many queues.
+"""Console queue list and IBM's v1 queue resource against REST runCommandJSON, on one server holding many queues.
 
     python tools/bench_console.py [--queues 10000] [--requests 50]
 
@@ -32,6 +32,12 @@ PAGES = (
     ("queues, by name", {}),
     ("queues, by depth", {"sort": "depth", "dir": "desc"}),
     ("queues, filtered", {"name": "BENCH.Q1*"}),
+)
+V1 = "/ibmmq/rest/v1/admin/qmgr/QM1/queue"
+V1_QUERIES = (
+    ("REST v1 queue list", {"name": "BENCH.*"}),
+    ("REST v1 maximum, current depth", {"name": "BENCH.*", "attributes": "storage.maximumDepth", "status": "status.currentDepth"}),
+    ("REST v1 attributes=*", {"name": "BENCH.*", "attributes": "*"}),
 )
 
 
@@ -93,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
                 client.get(CONSOLE)  # the anonymous console cookie, and a warm cache
                 for label, params in PAGES:
                     results.append((label, timed(client, args.requests, lambda c, p=params: c.get(CONSOLE, params=p))))
+                for label, params in V1_QUERIES:
+                    results.append((label, timed(client, args.requests, lambda c, p=params: c.get(V1, params=p))))
                 body = {"type": "runCommandJSON", "command": "display", "qualifier": "qlocal", "name": "BENCH.*", "responseParameters": ["curdepth", "maxdepth"]}
                 results.append(("REST DISPLAY QLOCAL(BENCH.*)", timed(
                     client, args.requests,

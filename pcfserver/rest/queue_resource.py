@@ -289,6 +289,24 @@ def _queue_json(values: dict[int, Any], chosen: list[str], status: dict[int, Any
     return item
 
 
+# What every answer needs besides the attributes asked for: the type, the DefinitionType that makes dynamic.type, and the
+# attributes IBM always returns for remote and alias queues.
+_ALWAYS_PARAMETERS = (mq.MQIA_Q_TYPE, mq.MQIA_DEFINITION_TYPE, mq.MQCA_REMOTE_Q_MGR_NAME, mq.MQCA_REMOTE_Q_NAME, mq.MQCA_BASE_OBJECT_NAME)
+
+
+# Inquire Queue reports a local queue's depth and open counts too (DISPLAY QLOCAL CURDEPTH): a GET that asks no other
+# status, and filters on nothing else, is answered by one inquiry instead of two (the answers are the same numbers).
+_REPORTED_BY_INQUIRE_Q = frozenset((mq.MQIA_CURRENT_Q_DEPTH, mq.MQIA_OPEN_INPUT_COUNT, mq.MQIA_OPEN_OUTPUT_COUNT))
+
+
+def _selectors(chosen: list[str], fields: dict[str, Field], always: tuple[int, ...]) -> tuple[int, ...]:
+    """The PCF selectors of an inquiry: only what the answer shows (MQIACF_ALL when that is everything), as an
+    inquiry that builds every attribute of thousands of queues costs several times one that builds a few."""
+    if len(chosen) == len(fields):
+        return (mq.MQIACF_ALL,)
+    return tuple(dict.fromkeys((*always, *(p for name in chosen for p in fields[name].parameters))))
+
+
 def _pcf(command: int, parameters: Sequence[Parameter]) -> Message:
     has_filter = any(isinstance(p, (IntegerFilter, StringFilter)) for p in parameters)
     return Message(command, tuple(parameters), version=mq.MQCFH_VERSION_3 if has_filter else mq.MQCFH_VERSION_1)
@@ -325,10 +343,15 @@ def _get(req: QueueRequest, execute: Execute) -> Response:
     generic = req.name is None
     if generic and not (OBJECT_NAME.match(pattern) or GENERIC_NAME.match(pattern)):
         raise _bad("bad_query", "name", f"{pattern!r}: a queue name, or the start of one followed by *")
+    status_parameters = {p for n in status_chosen for p in status_fields()[n].parameters}
+    one_inquiry = status_parameters <= _REPORTED_BY_INQUIRE_Q and (status_filter is None or status_filter.parameter in _REPORTED_BY_INQUIRE_Q)
+    if one_inquiry and status_filter is not None:  # (a local queue's only: the others do not report them)
+        config_filter, status_filter = status_filter, None
     parameters: list[Parameter] = [String(mq.MQCA_Q_NAME, pattern)]
     if qtype_word != "all":
         parameters.append(Integer(mq.MQIA_Q_TYPE, _TYPES[qtype_word]))
-    parameters.append(IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQIACF_ALL,)))
+    extra = tuple(status_parameters) if one_inquiry else ()
+    parameters.append(IntegerList(mq.MQIACF_Q_ATTRS, _selectors(chosen, config_fields(), (*_ALWAYS_PARAMETERS, *extra))))
     if config_filter is not None:
         parameters.append(config_filter)
     answer = execute(_pcf(mq.MQCMD_INQUIRE_Q, parameters))
@@ -336,24 +359,13 @@ def _get(req: QueueRequest, execute: Execute) -> Response:
     if bad is not None and not (bad.reason == mq.MQRC_UNKNOWN_OBJECT_NAME and (generic or config_filter is not None)):
         raise _command_failed(pattern, bad)
     queues = [_values(m) for m in _found(answer)]
-    statuses: dict[str, dict[int, Any]] = {}
     locals_ = [q for q in queues if q.get(mq.MQIA_Q_TYPE) == mq.MQQT_LOCAL]
-    if locals_ and (status_chosen or status_filter is not None):
-        status_pattern = pattern if generic else str(locals_[0][mq.MQCA_Q_NAME]).rstrip()
-        status_parameters: list[Parameter] = [
-            String(mq.MQCA_Q_NAME, status_pattern),
-            Integer(mq.MQIACF_Q_STATUS_TYPE, mq.MQIACF_Q_STATUS),
-            IntegerList(mq.MQIACF_Q_STATUS_ATTRS, (mq.MQIACF_ALL,)),
-        ]
-        if status_filter is not None:
-            status_parameters.append(status_filter)
-        status_answer = execute(_pcf(mq.MQCMD_INQUIRE_Q_STATUS, status_parameters))
-        bad = failure(status_answer)
-        if bad is not None and bad.reason != mq.MQRC_UNKNOWN_OBJECT_NAME:
-            raise _command_failed(status_pattern, bad)
-        for message in _found(status_answer):
-            values = _values(message)
-            statuses[str(values.get(mq.MQCA_Q_NAME, "")).rstrip()] = values
+    if one_inquiry:
+        statuses = {str(q[mq.MQCA_Q_NAME]).rstrip(): q for q in locals_} if status_chosen else {}
+    elif locals_:
+        statuses = _statuses(pattern if generic else str(locals_[0][mq.MQCA_Q_NAME]).rstrip(), status_chosen, status_filter, execute)
+    else:
+        statuses = {}
     items = []
     for values in queues:
         name = str(values.get(mq.MQCA_Q_NAME, "")).rstrip()
@@ -362,6 +374,26 @@ def _get(req: QueueRequest, execute: Execute) -> Response:
             continue  # a status filter keeps the queues whose status passes it (local queues only)
         items.append(_queue_json(values, chosen, status, status_chosen))
     return json_response(200, {"queue": items})
+
+
+def _statuses(pattern: str, chosen: list[str], status_filter: Parameter | None, execute: Execute) -> dict[str, dict[int, Any]]:
+    """Inquire Queue Status of the local queues ``pattern`` names: each one's status fields by queue name."""
+    parameters: list[Parameter] = [
+        String(mq.MQCA_Q_NAME, pattern),
+        Integer(mq.MQIACF_Q_STATUS_TYPE, mq.MQIACF_Q_STATUS),
+        IntegerList(mq.MQIACF_Q_STATUS_ATTRS, _selectors(chosen, status_fields(), ())),
+    ]
+    if status_filter is not None:
+        parameters.append(status_filter)
+    answer = execute(_pcf(mq.MQCMD_INQUIRE_Q_STATUS, parameters))
+    bad = failure(answer)
+    if bad is not None and bad.reason != mq.MQRC_UNKNOWN_OBJECT_NAME:
+        raise _command_failed(pattern, bad)
+    out: dict[str, dict[int, Any]] = {}
+    for message in _found(answer):
+        values = _values(message)
+        out[str(values.get(mq.MQCA_Q_NAME, "")).rstrip()] = values
+    return out
 
 
 # -- POST, PATCH, DELETE ----------------------------------------------------------------------
