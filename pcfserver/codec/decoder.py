@@ -30,7 +30,9 @@ from pcfserver.codec.model import (
     String,
     StringFilter,
     StringList,
-    fast_builder,
+    new_integer,
+    new_message,
+    new_string,
 )
 from pcfserver.tables import StructureRow, constants, structures
 
@@ -84,9 +86,9 @@ _CACHE_LIMIT = 16384
 _CACHED_STRING_BYTES = 128
 _INTEGERS: dict[tuple[int, ...], Integer] = {}
 _STRINGS: dict[str, dict[tuple[int, int, bytes], String]] = {}
-_new_message = fast_builder(Message)
-_new_integer = fast_builder(Integer)
-_new_string = fast_builder(String)
+_new_message = new_message
+_new_integer = new_integer
+_new_string = new_string
 
 
 def clear_caches() -> None:

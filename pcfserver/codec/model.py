@@ -259,3 +259,12 @@ class Message:
         if isinstance(item, String):
             return item.value
         return default
+
+
+# Positional builders of the values every answer is made of, for code that has checked them already (the decoder, the
+# engine's responses): ``new_message(command, parameters, type, version, msg_seq_number, control, comp_code, reason,
+# byte_order, offset, length, struc_length, parameter_count, error, warnings)``, ``new_integer(parameter, value)``,
+# ``new_string(parameter, value, ccsid, string_length)``.
+new_message = fast_builder(Message)
+new_integer = fast_builder(Integer)
+new_string = fast_builder(String)

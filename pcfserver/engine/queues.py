@@ -14,7 +14,18 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from pcfserver import mq
-from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
+from pcfserver.codec.model import (
+    Integer,
+    IntegerFilter,
+    IntegerList,
+    Message,
+    Parameter,
+    String,
+    StringFilter,
+    StringList,
+    new_integer,
+    new_string,
+)
 from pcfserver.engine import responses
 from pcfserver.engine.filters import compare, generic_match
 from pcfserver.engine.objects import QUEUE_KIND, DefaultRow, default_rows, overrides
@@ -439,9 +450,12 @@ class Queues:
 
 
 def parameter_of(attr: Attribute, value: AttrValue, ccsid: int) -> Parameter:
-    """A queue or queue manager attribute's value as a response parameter (strings blank-padded to their length)."""
+    """A queue or queue manager attribute's value as a response parameter (strings blank-padded to their length).
+
+    Built with the codec's positional builders: an inquiry of every attribute of thousands of queues makes hundreds
+    of thousands of them, and the dataclass's own __init__ took most of its time."""
     if attr.is_string:
         assert isinstance(value, str)
-        return String(attr.pid, value.ljust(attr.max_length), ccsid)
+        return new_string(attr.pid, value.ljust(attr.max_length), ccsid, None)
     assert isinstance(value, int)
-    return Integer(attr.pid, value)
+    return new_integer(attr.pid, value)

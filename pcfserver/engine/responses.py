@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pcfserver import mq
-from pcfserver.codec.model import Integer, Message, Parameter, fast_builder
+from pcfserver.codec.model import Integer, Message, Parameter, new_message
 
 
 class Reject(Exception):
@@ -38,13 +38,10 @@ def _response(command: Message | int, parameters: tuple[Parameter, ...], comp_co
     )
 
 
-_new_message = fast_builder(Message)  # (dataclasses.replace took half an inquiry's time over thousands of objects)
-
-
 def numbered(messages: Sequence[Message]) -> list[Message]:
     """MsgSeqNumber 1..n and Control LAST on the last message only."""
     last = len(messages) - 1
-    new = _new_message
+    new = new_message  # (dataclasses.replace took a quarter of an inquiry's time over thousands of messages)
     return [
         new(
             m.command, m.parameters, m.type, m.version, i + 1, mq.MQCFC_LAST if i == last else mq.MQCFC_NOT_LAST, m.comp_code, m.reason,
