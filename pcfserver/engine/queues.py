@@ -14,18 +14,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from pcfserver import mq
-from pcfserver.codec.model import (
-    Integer,
-    IntegerFilter,
-    IntegerList,
-    Message,
-    Parameter,
-    String,
-    StringFilter,
-    StringList,
-    new_integer,
-    new_string,
-)
+from pcfserver.codec import model
+from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
 from pcfserver.engine import responses
 from pcfserver.engine.filters import compare, generic_match
 from pcfserver.engine.objects import QUEUE_KIND, DefaultRow, default_rows, overrides
@@ -456,6 +446,9 @@ def parameter_of(attr: Attribute, value: AttrValue, ccsid: int) -> Parameter:
     of thousands of them, and the dataclass's own __init__ took most of its time."""
     if attr.is_string:
         assert isinstance(value, str)
-        return new_string(attr.pid, value.ljust(attr.max_length), ccsid, None)
+        return _new_string(attr.pid, value.ljust(attr.max_length), ccsid, None)
     assert isinstance(value, int)
-    return new_integer(attr.pid, value)
+    return _new_integer(attr.pid, value)
+
+
+_new_integer, _new_string = model.new_integer, model.new_string
