@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -29,9 +28,10 @@ from urllib.parse import parse_qsl, quote, unquote
 from pcfserver import mq
 from pcfserver.codec import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter
 from pcfserver.dialects.outcome import Execute, failure
-from pcfserver.dialects.tables import REST, Attr, Words, queue_attributes, status_attributes, vocabulary
+from pcfserver.dialects.tables import REST, queue_attributes, status_attributes, vocabulary
 from pcfserver.engine.filters import GENERIC_NAME, OBJECT_NAME
 from pcfserver.names import reason_name
+from pcfserver.rest.fields import Field, Refused, fields_of, json_value, put, refusal, selection, values_of
 from pcfserver.rest.http import CSRF_HEADER, Request, Response, error, json_response
 
 PATH = re.compile(r"/ibmmq/rest/v1/admin/qmgr/([^/]+)/queue(?:/([^/]+))?")
@@ -56,69 +56,16 @@ _QUERY = {
 _ZOS_ONLY = ("commandScope", "queueSharingGroupDisposition")
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
-    """One JSON attribute: the PCF parameter(s) it comes from and how its value reads."""
-
-    name: str  # group.attribute
-    parameters: tuple[int, ...]  # one; or a date and a time that make one timestamp
-    words: Words | None
-    is_string: bool
-    settable: bool
-    index: int = -1  # the position in a list parameter (QTimeIndicator's two periods)
-    true_when: int | None = None  # one of several booleans a single parameter holds (QServiceIntervalEvent)
-
-    @property
-    def boolean(self) -> bool:
-        return self.true_when is not None or (self.words is not None and set(self.words.to_value) == {"true", "false"})
-
-
-def _fields_of(attrs: Sequence[Attr]) -> dict[str, Field]:
-    words = vocabulary(REST).words
-    out: dict[str, Field] = {}
-    for a in attrs:
-        names = a.keyword(REST).split()
-        if not names or names[0] in ("name", "type"):
-            continue
-        own = words.get(a.parameter)
-        settable = a.access == "set"
-        if len(names) == 1 and names[0] in out:  # the time half of a timestamp
-            first = out[names[0]]
-            out[names[0]] = Field(first.name, (*first.parameters, a.parameter), None, True, False)
-        elif len(names) == 1:
-            out[names[0]] = Field(names[0], (a.parameter,), own, a.is_string, settable)
-        elif a.struct == "MQCFIL":
-            for i, name in enumerate(names):
-                out[name] = Field(name, (a.parameter,), None, False, False, index=i)
-        else:  # several booleans: each true when the parameter holds the value its last segment's word stands for
-            for name in names:
-                value = own.to_value[name.rsplit(".", 1)[1]] if own else None
-                out[name] = Field(name, (a.parameter,), own, False, settable, true_when=int(value) if value is not None else None)
-    return out
-
-
 @cache
 def config_fields() -> dict[str, Field]:
     """The queue attributes by JSON name (attributes=...)."""
-    return _fields_of(queue_attributes())
+    return fields_of(queue_attributes())
 
 
 @cache
 def status_fields() -> dict[str, Field]:
     """The queue status attributes by JSON name (status=...)."""
-    return _fields_of(status_attributes())
-
-
-class Refused(Exception):
-    """A request IBM answers with an error: the Response to send."""
-
-    def __init__(self, response: Response) -> None:
-        super().__init__(response.status)
-        self.response = response
-
-
-def _bad(key: str, *inserts: object) -> Refused:
-    return Refused(error(key, *inserts))
+    return fields_of(status_attributes())
 
 
 # -- the request ----------------------------------------------------------------------------
@@ -184,24 +131,6 @@ def parse(request: Request, qmgr: str, name: str | None) -> QueueRequest | Respo
 # -- GET --------------------------------------------------------------------------------------
 
 
-def _selection(text: str | None, fields: dict[str, Field], everything: tuple[str, ...], what: str) -> list[str]:
-    """The JSON names a list of attributes= or status= items selects (a group, a dotted name or ``*``)."""
-    if text is None:
-        return []
-    chosen: list[str] = []
-    for item in (i.strip() for i in text.split(",")):
-        if item in everything:
-            chosen.extend(fields)
-            continue
-        if item in ("name", "type"):
-            continue
-        found = [n for n in fields if n == item or n.startswith(item + ".")]
-        if not found:
-            raise _bad("bad_attribute", f"{what}={item}", f"not a queue {'status ' if what == 'status' else ''}attribute")
-        chosen.extend(found)
-    return list(dict.fromkeys(chosen))
-
-
 def _filter(text: str) -> tuple[bool, Parameter]:
     """filter=name:operator:value as a PCF filter, and whether it tests a status attribute."""
     name, _, rest = text.partition(":")
@@ -209,59 +138,21 @@ def _filter(text: str) -> tuple[bool, Parameter]:
     is_status = name in status_fields()
     field = status_fields().get(name) or config_fields().get(name)
     if not rest or operator not in _OPERATORS:
-        raise _bad("bad_query", "filter", f"{text!r}: use attribute:operator:value with one of {', '.join(_OPERATORS)}")
+        raise refusal("bad_query", "filter", f"{text!r}: use attribute:operator:value with one of {', '.join(_OPERATORS)}")
     if field is None or len(field.parameters) != 1 or field.index >= 0 or field.true_when is not None:
-        raise _bad("bad_query", "filter", f"{name!r} is not a queue attribute a filter can test")
+        raise refusal("bad_query", "filter", f"{name!r} is not a queue attribute a filter can test")
     exact, wild = _OPERATORS[operator]
     parameter = field.parameters[0]
     if field.is_string:
         return is_status, StringFilter(parameter, wild if "*" in value else exact, value)
     if field.words is not None:
         if value not in field.words.to_value:
-            raise _bad("bad_query", "filter", f"{value!r} is not a value of {name}: {', '.join(field.words.to_value)}")
+            raise refusal("bad_query", "filter", f"{value!r} is not a value of {name}: {', '.join(field.words.to_value)}")
         return is_status, IntegerFilter(parameter, exact, int(field.words.to_value[value]))
     try:
         return is_status, IntegerFilter(parameter, exact, int(value))
     except ValueError:
-        raise _bad("bad_query", "filter", f"{value!r} is not a number") from None
-
-
-def _values(message: Message) -> dict[int, Any]:
-    return {p.parameter: getattr(p, "value", getattr(p, "values", None)) for p in message.parameters}
-
-
-def _timestamp(date: object, clock: object) -> str:
-    """A date and time the queue manager keeps in local time, as IBM's UTC form 2021-03-04T05:30:10.000Z ('' if none)."""
-    if not isinstance(date, str) or not isinstance(clock, str) or not date.strip() or not clock.strip():
-        return ""
-    try:
-        local = time.mktime(time.strptime(f"{date.strip()} {clock.strip()}", "%Y-%m-%d %H.%M.%S"))
-    except (ValueError, OverflowError):
-        return ""
-    return time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(local))
-
-
-def _json_value(field: Field, values: dict[int, Any]) -> Any:
-    raw = values.get(field.parameters[0])
-    if len(field.parameters) == 2:
-        return _timestamp(raw, values.get(field.parameters[1]))
-    if field.index >= 0:
-        return raw[field.index] if isinstance(raw, tuple) and len(raw) > field.index else None
-    if field.true_when is not None:
-        return raw == field.true_when
-    if isinstance(raw, str):
-        return raw.rstrip()
-    if field.words is not None and raw in field.words.to_word:
-        word = field.words.to_word[raw]
-        return word == "true" if field.boolean else word
-    return raw
-
-
-def _put(tree: dict[str, Any], dotted: str, value: Any) -> None:
-    *groups, last = dotted.split(".")
-    for group in groups:
-        tree = tree.setdefault(group, {})
-    tree[last] = value
+        raise refusal("bad_query", "filter", f"{value!r} is not a number") from None
 
 
 def _queue_json(values: dict[int, Any], chosen: list[str], status: dict[int, Any] | None, status_chosen: list[str]) -> dict[str, Any]:
@@ -278,14 +169,14 @@ def _queue_json(values: dict[int, Any], chosen: list[str], status: dict[int, Any
             continue  # not an attribute of this queue's type
         if name == "model.type" and qtype != mq.MQQT_MODEL:
             continue  # a local queue's DefinitionType shows as dynamic.type, below
-        _put(item, name, _json_value(field, values))
+        put(item, name, json_value(field, values))
     if dynamic:
-        _put(item, _DYNAMIC, _json_value(fields["model.type"], values))
+        put(item, _DYNAMIC, json_value(fields["model.type"], values))
     if status is not None and status_chosen:
         for name in status_chosen:
             field = status_fields()[name]
             if field.parameters[0] in status:
-                _put(item, name, _json_value(field, status))
+                put(item, name, json_value(field, status))
     return item
 
 
@@ -328,12 +219,12 @@ def _command_failed(name: str, failed: Message) -> Refused:
 def _get(req: QueueRequest, execute: Execute) -> Response:
     query = req.query
     if "applicationHandle" in query:
-        raise _bad("queue_not_supported", "applicationHandle")
+        raise refusal("queue_not_supported", "applicationHandle")
     qtype_word = query.get("type", "all")
     if qtype_word != "all" and qtype_word not in _TYPES:
-        raise _bad("bad_query", "type", f"{qtype_word!r}: one of all, {', '.join(_TYPES)}")
-    chosen = _selection(query.get("attributes"), config_fields(), ("*",), "attributes")
-    status_chosen = _selection(query.get("status"), status_fields(), ("*", "status"), "status")
+        raise refusal("bad_query", "type", f"{qtype_word!r}: one of all, {', '.join(_TYPES)}")
+    chosen = selection(query.get("attributes"), config_fields(), ("*",), "attributes")
+    status_chosen = selection(query.get("status"), status_fields(), ("*", "status"), "status")
     status_filter: Parameter | None = None
     config_filter: Parameter | None = None
     if "filter" in query:
@@ -342,7 +233,7 @@ def _get(req: QueueRequest, execute: Execute) -> Response:
     pattern = req.name if req.name is not None else query.get("name", "*") or "*"
     generic = req.name is None
     if generic and not (OBJECT_NAME.match(pattern) or GENERIC_NAME.match(pattern)):
-        raise _bad("bad_query", "name", f"{pattern!r}: a queue name, or the start of one followed by *")
+        raise refusal("bad_query", "name", f"{pattern!r}: a queue name, or the start of one followed by *")
     status_parameters = {p for n in status_chosen for p in status_fields()[n].parameters}
     one_inquiry = status_parameters <= _REPORTED_BY_INQUIRE_Q and (status_filter is None or status_filter.parameter in _REPORTED_BY_INQUIRE_Q)
     if one_inquiry and status_filter is not None:  # (a local queue's only: the others do not report them)
@@ -358,7 +249,7 @@ def _get(req: QueueRequest, execute: Execute) -> Response:
     bad = failure(answer)
     if bad is not None and not (bad.reason == mq.MQRC_UNKNOWN_OBJECT_NAME and (generic or config_filter is not None)):
         raise _command_failed(pattern, bad)
-    queues = [_values(m) for m in _found(answer)]
+    queues = [values_of(m) for m in _found(answer)]
     locals_ = [q for q in queues if q.get(mq.MQIA_Q_TYPE) == mq.MQQT_LOCAL]
     if one_inquiry:
         statuses = {str(q[mq.MQCA_Q_NAME]).rstrip(): q for q in locals_} if status_chosen else {}
@@ -391,7 +282,7 @@ def _statuses(pattern: str, chosen: list[str], status_filter: Parameter | None, 
         raise _command_failed(pattern, bad)
     out: dict[str, dict[int, Any]] = {}
     for message in _found(answer):
-        values = _values(message)
+        values = values_of(message)
         out[str(values.get(mq.MQCA_Q_NAME, "")).rstrip()] = values
     return out
 
@@ -415,34 +306,34 @@ def _settings(body: dict[str, Any]) -> list[Parameter]:
     for dotted, value in _leaves({k: v for k, v in body.items() if k not in ("name", "type")}):
         field = config_fields().get(dotted)
         if field is None:
-            raise _bad("bad_attribute", dotted, "not a queue attribute")
+            raise refusal("bad_attribute", dotted, "not a queue attribute")
         if not field.settable:
-            raise _bad("bad_attribute", dotted, "cannot be set: the queue manager keeps it")
+            raise refusal("bad_attribute", dotted, "cannot be set: the queue manager keeps it")
         parameter = field.parameters[0]
         if field.true_when is not None:
             if not isinstance(value, bool):
-                raise _bad("bad_attribute", dotted, "must be true or false")
+                raise refusal("bad_attribute", dotted, "must be true or false")
             given = several.get(parameter)
             if value and given is not None:
-                raise _bad("bad_attribute", dotted, "cannot be true with another event of the same attribute")
+                raise refusal("bad_attribute", dotted, "cannot be true with another event of the same attribute")
             several[parameter] = field.true_when if value else given
             continue
         if field.boolean:
             if not isinstance(value, bool):
-                raise _bad("bad_attribute", dotted, "must be true or false")
+                raise refusal("bad_attribute", dotted, "must be true or false")
             assert field.words is not None
             out[parameter] = Integer(parameter, int(field.words.to_value["true" if value else "false"]))
         elif field.words is not None:
             if not isinstance(value, str) or value not in field.words.to_value:
-                raise _bad("bad_attribute", dotted, f"must be one of {', '.join(field.words.to_value)}")
+                raise refusal("bad_attribute", dotted, f"must be one of {', '.join(field.words.to_value)}")
             out[parameter] = Integer(parameter, int(field.words.to_value[value]))
         elif field.is_string:
             if not isinstance(value, str):
-                raise _bad("bad_attribute", dotted, "must be a string")
+                raise refusal("bad_attribute", dotted, "must be a string")
             out[parameter] = String(parameter, value)
         else:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise _bad("bad_attribute", dotted, "must be a whole number")
+                raise refusal("bad_attribute", dotted, "must be a whole number")
             out[parameter] = Integer(parameter, value)
     words = vocabulary(REST).words
     for parameter, given in several.items():
@@ -454,7 +345,7 @@ def _settings(body: dict[str, Any]) -> list[Parameter]:
 def _name_of(body: dict[str, Any]) -> str:
     name = body.get("name")
     if not isinstance(name, str) or not 1 <= len(name) <= 48:
-        raise _bad("bad_attribute", "name", "a queue name of 1 to 48 characters is required")
+        raise refusal("bad_attribute", "name", "a queue name of 1 to 48 characters is required")
     return name
 
 
@@ -463,7 +354,7 @@ def _type_of(body: dict[str, Any]) -> int | None:
     if word is None:
         return None
     if word not in _TYPES or word == "cluster":
-        raise _bad("bad_attribute", "type", "must be local, alias, remote or model")
+        raise refusal("bad_attribute", "type", "must be local, alias, remote or model")
     return _TYPES[word]
 
 
@@ -494,7 +385,7 @@ def _post(req: QueueRequest, execute: Execute) -> Response:
     if like is not None:
         like_type = _existing_type(like, execute)
         if qtype is not None and qtype != like_type:
-            raise _bad("bad_attribute", "type", f"must be the type of the queue {like} it is like")
+            raise refusal("bad_attribute", "type", f"must be the type of the queue {like} it is like")
         command = Message(
             mq.MQCMD_COPY_Q,
             (String(mq.MQCACF_FROM_Q_NAME, like), String(mq.MQCACF_TO_Q_NAME, name), Integer(mq.MQIA_Q_TYPE, like_type), replace, *settings),
@@ -511,12 +402,12 @@ def _patch(req: QueueRequest, execute: Execute) -> Response:
     assert req.body is not None and req.name is not None
     name = req.name
     if "name" in req.body and req.body["name"] != name:
-        raise _bad("bad_attribute", "name", "cannot be changed")
+        raise refusal("bad_attribute", "name", "cannot be changed")
     settings = _settings(req.body)
     qtype = _existing_type(name, execute)
     wanted = _type_of(req.body)
     if wanted is not None and wanted != qtype:
-        raise _bad("bad_attribute", "type", "cannot be changed")
+        raise refusal("bad_attribute", "type", "cannot be changed")
     parameters: list[Parameter] = [String(mq.MQCA_Q_NAME, name), Integer(mq.MQIA_Q_TYPE, qtype), *settings]
     if "force" in req.query:
         parameters.append(Integer(mq.MQIACF_FORCE, mq.MQFC_YES))
