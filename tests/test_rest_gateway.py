@@ -189,6 +189,8 @@ async def test_gateway_requests_are_carried_out_on_the_other_server_both_ways(tm
         # The qmgr resource takes the gateway too.
         qmgr = await via_qm1.get("/ibmmq/rest/v2/admin/qmgr/QM2", headers={GATEWAY: "QM1"})
         assert (qmgr.json(), qmgr.headers[GATEWAY]) == ({"qmgr": [{"name": "QM2", "state": "running"}]}, "QM1")
+        status = await via_qm1.get("/ibmmq/rest/v2/admin/qmgr/QM2", params={"status": "status.channelInitiatorState"}, headers={GATEWAY: "QM1"})
+        assert status.json() == {"qmgr": [{"name": "QM2", "state": "running", "status": {"channelInitiatorState": "running"}}]}, status.text
         unrouted = await via_qm1.get("/ibmmq/rest/v2/admin/qmgr/QM2")
         assert (unrouted.status_code, error_item(unrouted)["msgId"]) == (404, "MQWB0009E")
 

@@ -343,3 +343,28 @@ def test_the_resource_answers_through_the_engine_without_a_server(tmp_path: Path
         assert json.loads(shown.run(execute).body) == {"queue": [{"name": "DIRECT", "type": "local", "storage": {"maximumDepth": 5000}}]}
     finally:
         engine.close()
+
+
+async def test_the_queue_manager_resource_answers_its_status(server: Server) -> None:
+    """IBM: GET /admin/qmgr?status= adds a status object (started in UTC, the channel initiator's and the LDAP
+    connection's states, the connection count); state= keeps the queue managers in that state."""
+    async with server.client() as client:
+        before = time.time()
+        full = await client.get("/ibmmq/rest/v2/admin/qmgr/QM1", params={"status": "*"})
+        assert full.status_code == 200, full.text
+        [item] = full.json()["qmgr"]
+        assert (item["name"], item["state"]) == ("QM1", "running")
+        status = item["status"]
+        assert set(status) == {"started", "channelInitiatorState", "ldapConnectionState", "connectionCount"}
+        assert -60 < utc_seconds(status["started"]) - before <= 1  # the server started moments ago
+        assert (status["channelInitiatorState"], status["ldapConnectionState"]) == ("running", "disconnected")
+        assert isinstance(status["connectionCount"], int) and status["connectionCount"] >= 0
+        some = await client.get("/ibmmq/rest/v1/admin/qmgr", params={"status": "status.connectionCount"})
+        assert set(some.json()["qmgr"][0]["status"]) == {"connectionCount"}
+        plain = await client.get("/ibmmq/rest/v3/admin/qmgr")
+        assert plain.json() == {"qmgr": [{"name": "QM1", "state": "running"}]}
+        assert (await client.get("/ibmmq/rest/v2/admin/qmgr", params={"state": "running"})).json() == plain.json()
+        assert (await client.get("/ibmmq/rest/v2/admin/qmgr", params={"state": "ended"})).json() == {"qmgr": []}
+        for params, msg_id in (({"state": "asleep"}, "PCFS0001E"), ({"status": "status.uptime"}, "MQWB0115E"), ({"wait": "1"}, "PCFS0001E")):
+            refused = await client.get("/ibmmq/rest/v2/admin/qmgr", params=params)
+            assert (refused.status_code, refused.json()["error"][0]["msgId"]) == (400, msg_id)

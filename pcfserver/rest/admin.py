@@ -1,7 +1,7 @@
 """IBM MQ's administrative REST API as pure logic (sans-IO).
 
     POST /ibmmq/rest/v1|v2|v3/admin/action/qmgr/{qmgr}/mqsc     runCommand (MQSC text) or runCommandJSON
-    GET  /ibmmq/rest/v1|v2|v3/admin/qmgr[/{qmgr}]                the queue manager and its state
+    GET  /ibmmq/rest/v1|v2|v3/admin/qmgr[/{qmgr}]                the queue manager and its state (status=: qmgr_resource.py)
     GET  /ibmmq/rest/v1|v2|v3/admin/installation                 this installation
     GET|POST|PATCH|DELETE /ibmmq/rest/v1/admin/qmgr/{qmgr}/queue[/{name}]   the v1 queue resource (queue_resource.py)
 
@@ -34,7 +34,7 @@ from pcfserver.dialects import CommandSyntaxError, keyword_parameter, keyword_va
 from pcfserver.dialects.keywords import is_string_parameter
 from pcfserver.dialects.outcome import Execute, failure
 from pcfserver.dialects.tables import STATUS_COMMANDS
-from pcfserver.rest import gateway, queue_resource
+from pcfserver.rest import gateway, qmgr_resource, queue_resource
 from pcfserver.rest.http import CSRF_HEADER, Request, Response, error, json_response
 from pcfserver.tables import read_table
 
@@ -111,13 +111,21 @@ class AdminApi:
             if method != "GET":
                 return error("method_not_allowed", method, path, extra=(("Allow", "GET"),))
             wanted = unquote(found.group(2)) if found.group(2) else None
+            asked = qmgr_resource.parse(request.query)
+            if isinstance(asked, Response):
+                return asked
+            chosen, state = asked
             routed = self._route(request, wanted) if wanted is not None else None
             if isinstance(routed, Response):
                 return routed
-            if routed is not None and wanted is not None:
+            if state is not None and state != "running":
+                return json_response(200, {"qmgr": []})  # this server's queue manager, and a partner that answers, run
+            if chosen:  # the status object, read from the queue manager itself (through the gateway for a partner)
+                return AdminOperation(qmgr_resource.status_run(routed or self.qmgr_name, chosen), False, "qmgr", target=routed or "")
+            if routed is not None:
                 # The partner answered the gateway, so it runs; IBM gives a remote queue manager's name and state only.
-                answer = json_response(200, {"qmgr": [{"name": wanted, "state": "running"}]})
-                return AdminOperation(lambda execute: answer, False, "qmgr", target=wanted)
+                answer = json_response(200, {"qmgr": [{"name": routed, "state": "running"}]})
+                return AdminOperation(lambda execute: answer, False, "qmgr", target=routed)
             return json_response(200, {"qmgr": [{"name": self.qmgr_name, "state": "running"}]})
         if _INSTALLATION.fullmatch(path) is not None:
             if method != "GET":

@@ -73,8 +73,9 @@ def refusal(key: str, *inserts: object) -> Refused:
     return Refused(error(key, *inserts))
 
 
-def selection(text: str | None, fields: dict[str, Field], everything: tuple[str, ...], what: str) -> list[str]:
-    """The JSON names a list of attributes= or status= items selects (a group, a dotted name or ``*``)."""
+def selection(text: str | None, fields: dict[str, Field], everything: tuple[str, ...], what: str, noun: str = "queue") -> list[str]:
+    """The JSON names a list of attributes= or status= items selects (a group, a dotted name or ``*``); an item that
+    names nothing of ``noun`` is refused."""
     if text is None:
         return []
     chosen: list[str] = []
@@ -86,7 +87,7 @@ def selection(text: str | None, fields: dict[str, Field], everything: tuple[str,
             continue
         found = [n for n in fields if n == item or n.startswith(item + ".")]
         if not found:
-            raise refusal("bad_attribute", f"{what}={item}", f"not a queue {'status ' if what == 'status' else ''}attribute")
+            raise refusal("bad_attribute", f"{what}={item}", f"not a {noun} {'status ' if what == 'status' else ''}attribute")
         chosen.extend(found)
     return list(dict.fromkeys(chosen))
 
