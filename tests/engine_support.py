@@ -243,7 +243,8 @@ def acknowledged_until_killed(child_script: str, data_dir: object, start: int, k
     child.send_signal(signal.SIGKILL)
     out, err = child.communicate(timeout=30)
     assert child.returncode == -signal.SIGKILL, err
-    return [parts for parts in (line.split() for line in out.splitlines()) if parts and parts[0] == "ACK"]
+    complete = out.split("\n")[:-1]  # the last piece is empty, or a line the kill cut (print writes its words one by one)
+    return [parts for parts in (line.split() for line in complete) if parts and parts[0] == "ACK"]
 
 
 class Executes(Protocol):

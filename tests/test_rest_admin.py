@@ -27,6 +27,7 @@ from pcfserver.users import UserStore
 HOST = "127.0.0.1"
 CSRF = {"ibm-mq-rest-csrf-token": "x"}
 MQSC = "/ibmmq/rest/v2/admin/action/qmgr/QM1/mqsc"
+TOKEN_LIFETIME = 3.0  # seconds, for the secured fixture's server
 
 
 @dataclass
@@ -214,7 +215,9 @@ async def secured(nursery: trio.Nursery, tmp_path: Path) -> AsyncIterator[Server
     add_user(tmp_path, "admin", "MQWebAdmin")
     add_user(tmp_path, "viewer", "MQWebAdminRO")
     add_user(tmp_path, "app", "MQWebUser", groups=("apps",))
-    server = await start(nursery, tmp_path, token_lifetime=1.0)
+    # Tokens live 3 s: long enough for a login, three requests and a logout on a loaded CI machine (1 s was not), short
+    # enough for test_login_token_logout_and_expiry to wait for one to expire.
+    server = await start(nursery, tmp_path, token_lifetime=TOKEN_LIFETIME)
     yield server
     server.service.shutdown()
 
@@ -291,7 +294,7 @@ async def test_login_token_logout_and_expiry(secured: Server) -> None:
         assert (await run_text(client, "DISPLAY QMGR", headers={**CSRF, "Cookie": f"LtpaToken2={old}"})).status_code == 401
         again = await client.post("/ibmmq/rest/v2/login", json={"username": "admin", "password": "admin-pw"}, headers=CSRF)
         token = again.cookies["LtpaToken2"]
-        await trio.sleep(1.2)  # the server was started with a 1 s token lifetime
+        await trio.sleep(TOKEN_LIFETIME + 0.3)  # the server was started with a short token lifetime
         client.cookies.clear()
         assert (await run_text(client, "DISPLAY QMGR", headers={**CSRF, "Cookie": f"LtpaToken2={token}"})).status_code == 401
 
