@@ -67,6 +67,30 @@ def test_removing_every_authority_deletes_the_record(qm: QueueManager) -> None:
     assert reason(qm.execute(inquire_recs("APP.IN")[0])) == mq.MQRC_UNKNOWN_ENTITY
 
 
+def test_deleting_an_object_deletes_its_own_records_unless_authrec_no(qm: QueueManager, tmp_path: Path) -> None:
+    """IBM (DELETE QLOCAL ... AUTHREC, Delete Queue's MQIACF_REMOVE_AUTHREC, Multiplatforms): the object's own
+    authority records go with it by default; AUTHREC(NO) keeps them; generic profiles are not the object's."""
+    qm.execute(set_auth("APP.IN", groups=("apps",), add=(mq.MQAUTH_INPUT,)))
+    qm.execute(set_auth("APP.**", groups=("apps",), add=(mq.MQAUTH_DISPLAY,)))
+    qm.execute(set_auth("APP.OUT", groups=("apps",), add=(mq.MQAUTH_OUTPUT,)))
+    assert reason(qm.execute(command(mq.MQCMD_DELETE_Q, qname("APP.IN")))) == 0
+    assert reason(qm.execute(inquire_recs("APP.IN", mq.MQAUTHOPT_NAME_EXPLICIT | mq.MQAUTHOPT_ENTITY_EXPLICIT)[0])) == mq.MQRC_UNKNOWN_ENTITY
+    assert reason(qm.execute(inquire_recs("APP.**", mq.MQAUTHOPT_NAME_EXPLICIT | mq.MQAUTHOPT_ENTITY_EXPLICIT)[0])) == 0
+    keep = command(mq.MQCMD_DELETE_Q, qname("APP.OUT"), Integer(mq.MQIACF_REMOVE_AUTHREC, mq.MQRAR_NO))
+    assert reason(qm.execute(keep)) == 0
+    assert reason(qm.execute(inquire_recs("APP.OUT", mq.MQAUTHOPT_NAME_EXPLICIT | mq.MQAUTHOPT_ENTITY_EXPLICIT)[0])) == 0
+    # the other kinds too: a process and its record
+    made = command(mq.MQCMD_CREATE_PROCESS, String(mq.MQCA_PROCESS_NAME, "APP.PROC"))
+    assert reason(qm.execute(made)) == 0
+    qm.execute(set_auth("APP.PROC", groups=("apps",), add=(mq.MQAUTH_DISPLAY,), object_type=mq.MQOT_PROCESS))
+    assert reason(qm.execute(command(mq.MQCMD_DELETE_PROCESS, String(mq.MQCA_PROCESS_NAME, "APP.PROC")))) == 0
+    gone = command(
+        mq.MQCMD_INQUIRE_AUTH_RECS, Integer(mq.MQIACF_AUTH_OPTIONS, mq.MQAUTHOPT_NAME_EXPLICIT | mq.MQAUTHOPT_ENTITY_EXPLICIT),
+        String(mq.MQCACF_AUTH_PROFILE_NAME, "APP.PROC"), Integer(mq.MQIACF_OBJECT_TYPE, mq.MQOT_PROCESS),
+    )
+    assert reason(qm.execute(gone)) == mq.MQRC_UNKNOWN_ENTITY
+
+
 def test_delete_auth_rec_and_its_unknown_entity(qm: QueueManager) -> None:
     qm.execute(set_auth("APP.IN", groups=("apps",), add=(mq.MQAUTH_INPUT,)))
     delete = command(

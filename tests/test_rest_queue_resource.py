@@ -179,7 +179,18 @@ async def test_create_change_copy_and_delete(server: Server) -> None:
         await put(client, "ORDERS.COPY", b"x")
         full = await client.delete(f"{QUEUES}/ORDERS.COPY", headers=CSRF)
         assert (full.status_code, full.json()["error"][0]["reasonCode"]) == (400, mq.MQRC_Q_NOT_EMPTY)
+        set_authrec = {"type": "runCommand", "parameters": {"command": "SET AUTHREC PROFILE('ORDERS.COPY') OBJTYPE(QUEUE) GROUP('apps') AUTHADD(PUT)"}}
+        assert (await client.post("/ibmmq/rest/v2/admin/action/qmgr/QM1/mqsc", json=set_authrec, headers=CSRF)).json()["overallCompletionCode"] == 0
         assert (await client.delete(f"{QUEUES}/ORDERS.COPY", params={"purge": ""}, headers=CSRF)).status_code == 204
+        shown = {"type": "runCommand", "parameters": {"command": "DISPLAY AUTHREC PROFILE('ORDERS.COPY') OBJTYPE(QUEUE)"}}
+        assert (await client.post("/ibmmq/rest/v2/admin/action/qmgr/QM1/mqsc", json=shown, headers=CSRF)).json()["overallCompletionCode"] == 2  # gone
+        # keepAuthorityRecords keeps the deleted queue's records
+        assert (await client.post(QUEUES, json={"name": "KEEPS"}, headers=CSRF)).status_code == 201
+        keeps = {"type": "runCommand", "parameters": {"command": "SET AUTHREC PROFILE('KEEPS') OBJTYPE(QUEUE) GROUP('apps') AUTHADD(GET)"}}
+        assert (await client.post("/ibmmq/rest/v2/admin/action/qmgr/QM1/mqsc", json=keeps, headers=CSRF)).json()["overallCompletionCode"] == 0
+        assert (await client.delete(f"{QUEUES}/KEEPS", params={"keepAuthorityRecords": ""}, headers=CSRF)).status_code == 204
+        kept = {"type": "runCommand", "parameters": {"command": "DISPLAY AUTHREC PROFILE('KEEPS') OBJTYPE(QUEUE)"}}
+        assert "AUTHLIST(GET)" in " ".join((await client.post("/ibmmq/rest/v2/admin/action/qmgr/QM1/mqsc", json=kept, headers=CSRF)).json()["commandResponse"][0]["text"])
         gone = await client.get(f"{QUEUES}/ORDERS.COPY")
         item = gone.json()["error"][0]
         assert (gone.status_code, item["msgId"]) == (404, "MQWB0037E")

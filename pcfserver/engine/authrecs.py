@@ -101,6 +101,16 @@ def delete_auth_rec(engine: EngineView, command: Message, p: Parsed) -> list[Mes
     return responses.success(command)
 
 
+def remove_object_records(engine: EngineView, name: str, object_type: int, values: dict[int, object]) -> None:
+    """A deleted object's own authority records (profile its name, its object type) go with it unless the command said
+    AUTHREC(NO) (MQIACF_REMOVE_AUTHREC MQRAR_NO): IBM's DELETE of a queue, process, namelist, topic, channel, ...
+    removes them by default on Multiplatforms.  Generic profiles that happen to match the name stay."""
+    if values.get(mq.MQIACF_REMOVE_AUTHREC, mq.MQRAR_YES) != mq.MQRAR_YES:
+        return
+    for key in [k for k in engine.authority.records if k[0] == name and k[1] == object_type]:
+        _store(engine, key, frozenset())
+
+
 def inquire_auth_recs(engine: EngineView, command: Message, p: Parsed) -> list[Message]:
     options = p.values[mq.MQIACF_AUTH_OPTIONS]
     profile = p.values[mq.MQCACF_AUTH_PROFILE_NAME]

@@ -444,6 +444,10 @@ class Engine:
 
     # ------------------------------------------------------------------ execution
 
+    def remove_object_records(self, name: str, object_type: int, values: dict[int, object]) -> None:
+        """A deleted object's own authority records go with it (authrecs.remove_object_records)."""
+        authrecs.remove_object_records(self, name, object_type, values)
+
     def may_display(self, name: str, object_type: int = mq.MQOT_Q) -> bool:
         """Whether the identity the commands run for may see the object (a queue unless said) in a generic inquiry's answer."""
         return operation_allowed(self.authority, self._identity, object_type, name, mq.MQAUTH_DISPLAY)

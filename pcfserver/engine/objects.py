@@ -25,7 +25,7 @@ from typing import Protocol
 
 from pcfserver import kinds, mq
 from pcfserver.codec.model import ByteString, Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
-from pcfserver.engine import responses
+from pcfserver.engine import authrecs, responses
 from pcfserver.engine.context import EngineView
 from pcfserver.engine.filters import OBJECT_NAME, generic_match, holds
 from pcfserver.engine.kinds import HOOKS, RULES, check_table_rules
@@ -396,6 +396,7 @@ def delete(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[
     deleted = _hooks(kind).deleted
     if deleted is not None:
         deleted(engine, record, p.values)
+    authrecs.remove_object_records(engine, record.name, kind.object_type, p.values)
     _put(engine, kind, record.name, None)
     return responses.success(command)
 

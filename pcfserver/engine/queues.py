@@ -107,6 +107,8 @@ class QueueContext(Protocol):
 
     def may_display(self, name: str, object_type: int = ...) -> bool: ...
 
+    def remove_object_records(self, name: str, object_type: int, values: dict[int, object]) -> None: ...
+
 
 class Queues:
     """Every queue definition, by name, and the queue commands."""
@@ -330,6 +332,7 @@ class Queues:
                 raise Reject(mq.MQRC_Q_NOT_EMPTY)
             if depth:
                 layer.clear(name)
+        self._engine.remove_object_records(name, mq.MQOT_Q, p.values)
         self._publish(name, None, DeleteQueue(name))
         return self._engine.ok(command)
 

@@ -420,6 +420,8 @@ def _delete(req: QueueRequest, execute: Execute) -> Response:
     parameters: list[Parameter] = [String(mq.MQCA_Q_NAME, req.name)]
     if "purge" in req.query:
         parameters.append(Integer(mq.MQIACF_PURGE, mq.MQPO_YES))
+    if "keepAuthorityRecords" in req.query:
+        parameters.append(Integer(mq.MQIACF_REMOVE_AUTHREC, mq.MQRAR_NO))
     _checked(req.name, execute(Message(mq.MQCMD_DELETE_Q, tuple(parameters))))
     return Response(204)
 
