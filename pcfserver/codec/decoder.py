@@ -30,10 +30,10 @@ from pcfserver.codec.model import (
     String,
     StringFilter,
     StringList,
-    new_integer,
-    new_message,
-    new_string,
 )
+from pcfserver.codec.model import new_integer as _new_integer
+from pcfserver.codec.model import new_message as _new_message
+from pcfserver.codec.model import new_string as _new_string
 from pcfserver.tables import StructureRow, constants, structures
 
 DEFAULT_MAX_MESSAGE_BYTES = 104_857_600  # MQ's largest message, 100 MB
@@ -86,9 +86,6 @@ _CACHE_LIMIT = 16384
 _CACHED_STRING_BYTES = 128
 _INTEGERS: dict[tuple[int, ...], Integer] = {}
 _STRINGS: dict[str, dict[tuple[int, int, bytes], String]] = {}
-_new_message = new_message
-_new_integer = new_integer
-_new_string = new_string
 
 
 def clear_caches() -> None:

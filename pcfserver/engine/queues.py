@@ -14,8 +14,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
 from pcfserver import mq
-from pcfserver.codec import model
 from pcfserver.codec.model import Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
+from pcfserver.codec.model import new_integer as _new_integer
+from pcfserver.codec.model import new_string as _new_string
 from pcfserver.engine import responses
 from pcfserver.engine.filters import compare, generic_match
 from pcfserver.engine.objects import QUEUE_KIND, DefaultRow, default_rows, overrides
@@ -453,5 +454,3 @@ def parameter_of(attr: Attribute, value: AttrValue, ccsid: int) -> Parameter:
     assert isinstance(value, int)
     return _new_integer(attr.pid, value)
 
-
-_new_integer, _new_string = model.new_integer, model.new_string

@@ -128,3 +128,12 @@ def put(tree: dict[str, Any], dotted: str, value: Any) -> None:
     for group in groups:
         tree = tree.setdefault(group, {})
     tree[last] = value
+
+
+def put_fields(tree: dict[str, Any], chosen: Sequence[str], fields: dict[str, Field], values: dict[int, Any]) -> None:
+    """Each chosen field the answer ``values`` carries, at its place in ``tree`` (one an object's type has not is left
+    out)."""
+    for name in chosen:
+        field = fields[name]
+        if field.parameters[0] in values:
+            put(tree, name, json_value(field, values))

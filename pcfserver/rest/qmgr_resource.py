@@ -22,7 +22,7 @@ from pcfserver import mq
 from pcfserver.codec import IntegerList, Message
 from pcfserver.dialects.outcome import Execute, failure
 from pcfserver.dialects.tables import object_attributes
-from pcfserver.rest.fields import Field, Refused, fields_of, json_value, put, selection, values_of
+from pcfserver.rest.fields import Field, Refused, fields_of, put_fields, selection, values_of
 from pcfserver.rest.http import Response, error, json_response
 
 # IBM's state words (GET /admin/qmgr state=): running and ended on all platforms, the others on Multiplatforms (the
@@ -70,11 +70,7 @@ def status_run(name: str, chosen: list[str]) -> Callable[[Execute], Response]:
             return error("unexpected", bad.reason, reason=bad.reason)
         values = next((values_of(m) for m in answer if m.parameters), {})
         item: dict[str, Any] = {"name": name, "state": "running"}
-        fields = status_fields()
-        for field_name in chosen:
-            field = fields[field_name]
-            if field.parameters[0] in values:
-                put(item, field_name, json_value(field, values))
+        put_fields(item, chosen, status_fields(), values)
         return json_response(200, {"qmgr": [item]})
 
     return run

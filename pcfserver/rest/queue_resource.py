@@ -31,7 +31,7 @@ from pcfserver.dialects.outcome import Execute, failure
 from pcfserver.dialects.tables import REST, queue_attributes, status_attributes, vocabulary
 from pcfserver.engine.filters import GENERIC_NAME, OBJECT_NAME
 from pcfserver.names import reason_name
-from pcfserver.rest.fields import Field, Refused, fields_of, json_value, put, refusal, selection, values_of
+from pcfserver.rest.fields import Field, Refused, fields_of, json_value, put, put_fields, refusal, selection, values_of
 from pcfserver.rest.http import CSRF_HEADER, Request, Response, error, json_response
 
 PATH = re.compile(r"/ibmmq/rest/v1/admin/qmgr/([^/]+)/queue(?:/([^/]+))?")
@@ -155,34 +155,32 @@ def _filter(text: str) -> tuple[bool, Parameter]:
         raise refusal("bad_query", "filter", f"{value!r} is not a number") from None
 
 
+def _name(values: dict[int, Any]) -> str:
+    return str(values.get(mq.MQCA_Q_NAME, "")).rstrip()
+
+
 def _queue_json(values: dict[int, Any], chosen: list[str], status: dict[int, Any] | None, status_chosen: list[str]) -> dict[str, Any]:
     qtype = int(values.get(mq.MQIA_Q_TYPE, 0))
     words = vocabulary(REST).words[mq.MQIA_Q_TYPE].to_word
-    item: dict[str, Any] = {"name": str(values.get(mq.MQCA_Q_NAME, "")).rstrip(), "type": words.get(qtype, qtype)}
+    item: dict[str, Any] = {"name": _name(values), "type": words.get(qtype, qtype)}
     fields = config_fields()
-    always = list(_ALWAYS.get(qtype, ()))
+    shown = (*_ALWAYS.get(qtype, ()), *chosen)
+    # a local queue's DefinitionType shows as dynamic.type, below, and only for one created from a model queue
+    put_fields(item, shown if qtype == mq.MQQT_MODEL else [n for n in shown if n != "model.type"], fields, values)
     definition = values.get(mq.MQIA_DEFINITION_TYPE)
-    dynamic = qtype == mq.MQQT_LOCAL and definition in (mq.MQQDT_PERMANENT_DYNAMIC, mq.MQQDT_TEMPORARY_DYNAMIC, mq.MQQDT_SHARED_DYNAMIC)
-    for name in (*always, *chosen):
-        field = fields[name]
-        if field.parameters[0] not in values:
-            continue  # not an attribute of this queue's type
-        if name == "model.type" and qtype != mq.MQQT_MODEL:
-            continue  # a local queue's DefinitionType shows as dynamic.type, below
-        put(item, name, json_value(field, values))
-    if dynamic:
+    if qtype == mq.MQQT_LOCAL and definition in (mq.MQQDT_PERMANENT_DYNAMIC, mq.MQQDT_TEMPORARY_DYNAMIC, mq.MQQDT_SHARED_DYNAMIC):
         put(item, _DYNAMIC, json_value(fields["model.type"], values))
-    if status is not None and status_chosen:
-        for name in status_chosen:
-            field = status_fields()[name]
-            if field.parameters[0] in status:
-                put(item, name, json_value(field, status))
+    if status is not None:
+        put_fields(item, status_chosen, status_fields(), status)
     return item
 
 
-# What every answer needs besides the attributes asked for: the type, the DefinitionType that makes dynamic.type, and the
-# attributes IBM always returns for remote and alias queues.
-_ALWAYS_PARAMETERS = (mq.MQIA_Q_TYPE, mq.MQIA_DEFINITION_TYPE, mq.MQCA_REMOTE_Q_MGR_NAME, mq.MQCA_REMOTE_Q_NAME, mq.MQCA_BASE_OBJECT_NAME)
+@cache
+def _always_parameters() -> tuple[int, ...]:
+    """What every inquiry asks for besides the attributes wanted: the type, the DefinitionType that makes dynamic.type,
+    and the attributes IBM always returns for remote and alias queues (_ALWAYS)."""
+    fields = config_fields()
+    return (mq.MQIA_Q_TYPE, mq.MQIA_DEFINITION_TYPE, *(p for names in _ALWAYS.values() for n in names for p in fields[n].parameters))
 
 
 # Inquire Queue reports a local queue's depth and open counts too (DISPLAY QLOCAL CURDEPTH): a GET that asks no other
@@ -207,8 +205,7 @@ def _found(answer: list[Message]) -> Iterator[Message]:
     return (m for m in answer if m.comp_code != mq.MQCC_FAILED and m.parameters)
 
 
-def _command_failed(name: str, failed: Message) -> Refused:
-    reason = failed.reason
+def _command_failed(name: str, reason: int) -> Refused:
     if reason == mq.MQRC_UNKNOWN_OBJECT_NAME:
         return Refused(error("queue_not_found", name, reason, reason_name(reason)))
     if reason == mq.MQRC_NOT_AUTHORIZED:
@@ -242,25 +239,24 @@ def _get(req: QueueRequest, execute: Execute) -> Response:
     if qtype_word != "all":
         parameters.append(Integer(mq.MQIA_Q_TYPE, _TYPES[qtype_word]))
     extra = tuple(status_parameters) if one_inquiry else ()
-    parameters.append(IntegerList(mq.MQIACF_Q_ATTRS, _selectors(chosen, config_fields(), (*_ALWAYS_PARAMETERS, *extra))))
+    parameters.append(IntegerList(mq.MQIACF_Q_ATTRS, _selectors(chosen, config_fields(), (*_always_parameters(), *extra))))
     if config_filter is not None:
         parameters.append(config_filter)
     answer = execute(_pcf(mq.MQCMD_INQUIRE_Q, parameters))
     bad = failure(answer)
     if bad is not None and not (bad.reason == mq.MQRC_UNKNOWN_OBJECT_NAME and (generic or config_filter is not None)):
-        raise _command_failed(pattern, bad)
+        raise _command_failed(pattern, bad.reason)
     queues = [values_of(m) for m in _found(answer)]
     locals_ = [q for q in queues if q.get(mq.MQIA_Q_TYPE) == mq.MQQT_LOCAL]
     if one_inquiry:
-        statuses = {str(q[mq.MQCA_Q_NAME]).rstrip(): q for q in locals_} if status_chosen else {}
+        statuses = {_name(q): q for q in locals_} if status_chosen else {}
     elif locals_:
-        statuses = _statuses(pattern if generic else str(locals_[0][mq.MQCA_Q_NAME]).rstrip(), status_chosen, status_filter, execute)
+        statuses = _statuses(pattern if generic else _name(locals_[0]), status_chosen, status_filter, execute)
     else:
         statuses = {}
     items = []
     for values in queues:
-        name = str(values.get(mq.MQCA_Q_NAME, "")).rstrip()
-        status = statuses.get(name)
+        status = statuses.get(_name(values))
         if status_filter is not None and status is None:
             continue  # a status filter keeps the queues whose status passes it (local queues only)
         items.append(_queue_json(values, chosen, status, status_chosen))
@@ -279,12 +275,8 @@ def _statuses(pattern: str, chosen: list[str], status_filter: Parameter | None, 
     answer = execute(_pcf(mq.MQCMD_INQUIRE_Q_STATUS, parameters))
     bad = failure(answer)
     if bad is not None and bad.reason != mq.MQRC_UNKNOWN_OBJECT_NAME:
-        raise _command_failed(pattern, bad)
-    out: dict[str, dict[int, Any]] = {}
-    for message in _found(answer):
-        values = values_of(message)
-        out[str(values.get(mq.MQCA_Q_NAME, "")).rstrip()] = values
-    return out
+        raise _command_failed(pattern, bad.reason)
+    return {_name(values): values for values in map(values_of, _found(answer))}
 
 
 # -- POST, PATCH, DELETE ----------------------------------------------------------------------
@@ -360,20 +352,18 @@ def _type_of(body: dict[str, Any]) -> int | None:
 
 def _existing_type(name: str, execute: Execute) -> int:
     answer = execute(Message(mq.MQCMD_INQUIRE_Q, (String(mq.MQCA_Q_NAME, name), IntegerList(mq.MQIACF_Q_ATTRS, (mq.MQIA_Q_TYPE,)))))
-    bad = failure(answer)
-    if bad is not None:
-        raise _command_failed(name, bad)
+    _checked(name, answer)
     for message in _found(answer):
         qtype = message.get(mq.MQIA_Q_TYPE)
         if isinstance(qtype, Integer):
             return qtype.value
-    raise _command_failed(name, Message(mq.MQCMD_INQUIRE_Q, comp_code=mq.MQCC_FAILED, reason=mq.MQRC_UNKNOWN_OBJECT_NAME))
+    raise _command_failed(name, mq.MQRC_UNKNOWN_OBJECT_NAME)
 
 
 def _checked(name: str, answer: list[Message]) -> None:
     bad = failure(answer)
     if bad is not None:
-        raise _command_failed(name, bad)
+        raise _command_failed(name, bad.reason)
 
 
 def _post(req: QueueRequest, execute: Execute) -> Response:
