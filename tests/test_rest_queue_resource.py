@@ -19,6 +19,7 @@ from pcfserver import mq
 from pcfserver.dialects.tables import REST, queue_attributes, vocabulary
 from pcfserver.engine import open_engine
 from pcfserver.rest import queue_resource
+from pcfserver.rest.fields import put as put_dotted
 from pcfserver.rest.http import Request, Response
 from pcfserver.tables import read_table, value_of
 from tests.test_rest_admin import CSRF, Server, add_user, basic, start
@@ -217,7 +218,7 @@ async def test_every_settable_attribute_reads_back_what_was_set(server: Server) 
             value = "SOME.NAME" if name.endswith("Name") else "some text"
         else:
             value = 7 if default != 7 else 8
-        _set(body, name, value)
+        put_dotted(body, name, value)
         expected[name] = value
     body["cluster"]["namelist"] = ""  # a queue in a cluster is in one cluster or in a namelist of them, not both
     expected["cluster.namelist"] = ""
@@ -236,13 +237,6 @@ def _path(tree: dict[str, Any], dotted: str) -> Any:
     for part in dotted.split("."):
         tree = tree[part]
     return tree
-
-
-def _set(tree: dict[str, Any], dotted: str, value: Any) -> None:
-    *groups, last = dotted.split(".")
-    for group in groups:
-        tree = tree.setdefault(group, {})
-    tree[last] = value
 
 
 async def test_bad_requests_get_ibm_error_json_and_change_nothing(server: Server) -> None:
