@@ -1,4 +1,5 @@
-"""MQSC's SET AUTHREC, DELETE AUTHREC and DISPLAY AUTHREC as Set, Delete and Inquire Authority Record(s), and back.
+"""MQSC's SET AUTHREC, DELETE AUTHREC and DISPLAY AUTHREC as Set, Delete and Inquire Authority Record(s), and
+DISPLAY ENTAUTH as Inquire Entity Authority; and back.
 
 The commands have no ``(name)`` after the noun: the profile is a keyword, PRINCIPAL and GROUP each
 name one entity, AUTHADD and AUTHRMV take lists of authority words (IBM's SET AUTHREC on
@@ -15,6 +16,8 @@ PCF needs the profile and object type first (Set, Delete) or the options and pro
   ``**`` with MQAUTHOPT_NAME_AS_WILDCARD.
 * DISPLAY's PRINCIPAL(x) / GROUP(x): EntityName x with EntityType MQZAET_PRINCIPAL / MQZAET_GROUP.
 * DISPLAY's bare ALL, AUTHLIST, ENTITY, ENTTYPE are accepted; every attribute is shown.
+* DISPLAY ENTAUTH's keywords are the rows of ``formats/entauth-attributes.tsv``; its PRINCIPAL(x) / GROUP(x) (exactly
+  one) becomes EntityName and EntityType, which lead with ObjectType (the PCF command's required parameters).
 """
 
 from __future__ import annotations
@@ -24,11 +27,10 @@ from collections.abc import Callable, Sequence
 from pcfserver import mq, names
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
 from pcfserver.dialects.lexer import CommandSyntaxError, Item, Token, segment
-from pcfserver.dialects.tables import Attr, CommandRow, vocabulary
+from pcfserver.dialects.tables import Attr, CommandRow, table_of_command, vocabulary
 
 DIALECT = "mqsc"
 MARKER = "@authrec"
-TABLE = "authrec"
 # Every authority word belongs to one parameter in dialect-values.tsv; AUTHADD and AUTHRMV read the same words.
 _AUTH_WORDS = mq.MQIACF_AUTHORIZATION_LIST
 _PROFILE = mq.MQCACF_AUTH_PROFILE_NAME
@@ -45,7 +47,8 @@ def is_authrec(row: CommandRow) -> bool:
 
 def _keywords(row: CommandRow) -> tuple[dict[str, tuple[Attr, bool]], frozenset[str]]:
     """The command's valued keywords (attribute, required) and its bare display words."""
-    table = vocabulary(DIALECT).table(TABLE)
+    assert row.pcf is not None
+    table = vocabulary(DIALECT).table(table_of_command(row.pcf))
     valued: dict[str, tuple[Attr, bool]] = {}
     bare: set[str] = set()
     for option in row.options[1:]:
@@ -97,8 +100,10 @@ def build(row: CommandRow, rest: Sequence[Item], text: str) -> Message:
     for keyword, (_attr, required) in valued.items():
         if required and keyword not in given:
             raise syntax_error(f"{keyword} is required", text, len(text), keyword)
-    if "PRINCIPAL" in given and "GROUP" in given and row.pcf == mq.MQCMD_INQUIRE_AUTH_RECS:
+    if "PRINCIPAL" in given and "GROUP" in given and row.pcf in (mq.MQCMD_INQUIRE_AUTH_RECS, mq.MQCMD_INQUIRE_ENTITY_AUTH):
         raise syntax_error("PRINCIPAL and GROUP cannot both be given", text, given["GROUP"].end, "GROUP")
+    if row.pcf == mq.MQCMD_INQUIRE_ENTITY_AUTH:
+        return _entity_auth(row.pcf, given, text)
     head: list[Parameter] = []
     params: list[Parameter] = []
     profile = given.get("PROFILE")
@@ -129,6 +134,26 @@ def build(row: CommandRow, rest: Sequence[Item], text: str) -> Message:
         else:
             params.append(String(parameter, _one(item, text).text))
     return Message(row.pcf, (*head, *params), type=mq.MQCFT_COMMAND)
+
+
+def _entity_auth(code: int, given: dict[str, Item], text: str) -> Message:
+    """DISPLAY ENTAUTH: the entity, its type and the object type lead; then OBJNAME and SERVCOMP as given."""
+    keyword = "PRINCIPAL" if "PRINCIPAL" in given else "GROUP"
+    if keyword not in given:
+        raise syntax_error("PRINCIPAL or GROUP is required", text, len(text), keyword)
+    entity_type = mq.MQZAET_PRINCIPAL if keyword == "PRINCIPAL" else mq.MQZAET_GROUP
+    object_type = word_value(_OBJTYPE, _one(given["OBJTYPE"], text), text, "OBJTYPE")
+    params: list[Parameter] = [
+        String(mq.MQCACF_ENTITY_NAME, _one(given[keyword], text).text),
+        Integer(mq.MQIACF_ENTITY_TYPE, entity_type),
+        Integer(_OBJTYPE, object_type),
+    ]
+    if "OBJNAME" not in given and object_type != mq.MQOT_Q_MGR:
+        raise syntax_error("OBJNAME is required unless OBJTYPE(QMGR)", text, len(text), "OBJNAME")
+    for keyword, parameter in (("OBJNAME", mq.MQCACF_OBJECT_NAME), ("SERVCOMP", mq.MQCACF_SERVICE_COMPONENT)):
+        if keyword in given:
+            params.append(String(parameter, _one(given[keyword], text).text))
+    return Message(code, tuple(params), type=mq.MQCFT_COMMAND)
 
 
 def _match_value(word: str) -> int:

@@ -28,8 +28,9 @@ QUEUE_TYPES: dict[str, int] = {"local": 1, "model": 2, "alias": 3, "remote": 6}
 # The kinds of object besides queues (formats/kinds.tsv), each with its attribute table (<kind>-attributes.tsv).
 OBJECT_TABLES = kinds.keys()
 # Tables shown in their own row order (authrec: the keywords of the AUTHREC commands, authrec-attributes.tsv;
-# chlauth: those of SET and DISPLAY CHLAUTH, chlauth-attributes.tsv; the status tables of the operational commands).
-ORDERED_TABLES = (*OBJECT_TABLES, "authrec", "chlauth", *STATUS_TABLES)
+# entauth: those of DISPLAY ENTAUTH, entauth-attributes.tsv; chlauth: those of SET and DISPLAY CHLAUTH,
+# chlauth-attributes.tsv; the status tables of the operational commands).
+ORDERED_TABLES = (*OBJECT_TABLES, "authrec", "entauth", "chlauth", *STATUS_TABLES)
 # The status inquiries of the operational commands and the status table each reports (formats/<table>-attributes.tsv).
 STATUS_COMMANDS = {
     "MQCMD_INQUIRE_CHANNEL_STATUS": "chstatus",
@@ -46,13 +47,15 @@ TABLES = ("queue", "qmgr", "status", *ORDERED_TABLES)
 
 
 def table_of_command(code: int) -> str:
-    """The attribute table of a PCF command's object: queue, qmgr, process, namelist or authrec."""
+    """The attribute table of a PCF command's object: queue, qmgr, a kind's, authrec, entauth, chlauth or a status table."""
     status = STATUS_COMMANDS.get(names.command_name(code) or "")
     if status is not None:
         return status
     words = (names.command_name(code) or "").split("_")[2:]
     if "MGR" in words:
         return "qmgr"
+    if words == ["ENTITY", "AUTH"]:
+        return "entauth"
     if "AUTH" in words and ("REC" in words or "RECS" in words):
         return "authrec"
     if "CHLAUTH" in words:

@@ -18,7 +18,7 @@ the union over the user and its groups.  The authorities each command needs are 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -145,11 +145,20 @@ def entities_of(identity: Identity) -> list[tuple[int, str]]:
     return [(mq.MQZAET_PRINCIPAL, identity.user), *((mq.MQZAET_GROUP, g) for g in identity.groups)]
 
 
+def no_groups(user: str) -> tuple[str, ...]:
+    return ()
+
+
 @dataclass(slots=True)
 class AuthorityRecords:
-    """Authority records: (profile, object type, entity type, entity) -> authorities."""
+    """Authority records: (profile, object type, entity type, entity) -> authorities.
+
+    ``groups_of``: the groups a principal belongs to, for the commands that name a principal and count its groups
+    (Inquire Entity Authority, Inquire Authority Records with MQAUTHOPT_ENTITY_SET); the server sets it from its
+    users store.  Checks of a request's identity use the groups the identity carries."""
 
     records: dict[tuple[str, int, int, str], frozenset[int]] = field(default_factory=dict)
+    groups_of: Callable[[str], tuple[str, ...]] = no_groups
 
     def deciding(self, entity_type: int, entity: str, object_type: int, name: str) -> tuple[str, frozenset[int]] | None:
         """The entity's most specific profile that matches the object, with its authorities (None: no profile does)."""
@@ -164,12 +173,24 @@ class AuthorityRecords:
 
     def authorities(self, identity: Identity, object_type: int, name: str) -> frozenset[int]:
         """What the identity may do to an object: per entity, its most specific matching profile."""
-        granted: set[int] = set()
-        for entity_type, entity in entities_of(identity):
+        return self.granted(entities_of(identity), object_type, name)
+
+    def granted(self, entities: Iterable[tuple[int, str]], object_type: int, name: str) -> frozenset[int]:
+        """The union over the entities of what each may do to an object (its most specific matching profile); for a
+        generic ``name``, what each one's record of that very profile grants."""
+        out: set[int] = set()
+        for entity_type, entity in entities:
+            if is_generic(name):
+                out |= self.records.get((name, object_type, entity_type, entity), frozenset())
+                continue
             found = self.deciding(entity_type, entity, object_type, name)
             if found is not None:
-                granted |= found[1]
-        return frozenset(granted)
+                out |= found[1]
+        return frozenset(out)
+
+    def principal_entities(self, user: str) -> list[tuple[int, str]]:
+        """A principal and the groups it belongs to, as entities."""
+        return entities_of(Identity(user, self.groups_of(user)))
 
     def allows(self, identity: Identity, object_type: int, name: str, auth: int) -> bool:
         return auth in self.authorities(identity, object_type, name)
@@ -177,7 +198,11 @@ class AuthorityRecords:
     def matching(
         self, profile: str, object_type: int | None, options: int, entity: str | None, entity_type: int | None
     ) -> list[tuple[tuple[str, int, int, str], frozenset[int]]]:
-        """Records Inquire Authority Records reports, sorted by profile, type and entity."""
+        """Records Inquire Authority Records reports, sorted by profile, type and entity.  With MQAUTHOPT_ENTITY_SET a
+        principal's groups count as the principal (the records that make up its authority)."""
+        members: set[tuple[int, str]] = set()
+        if entity is not None and options & mq.MQAUTHOPT_ENTITY_SET and entity_type in (None, mq.MQZAET_NONE, mq.MQZAET_PRINCIPAL):
+            members = {(mq.MQZAET_GROUP, g) for g in self.groups_of(entity)}
         out = []
         for key, auths in self.records.items():
             rprofile, otype, etype, who = key
@@ -191,7 +216,11 @@ class AuthorityRecords:
                     continue
             elif rprofile != profile:
                 continue
-            if entity is not None and (who != entity or (entity_type not in (None, mq.MQZAET_NONE) and etype != entity_type)):
+            if (
+                entity is not None
+                and (who != entity or (entity_type not in (None, mq.MQZAET_NONE) and etype != entity_type))
+                and (etype, who) not in members
+            ):
                 continue
             out.append((key, auths))
         return sorted(out, key=lambda item: item[0])

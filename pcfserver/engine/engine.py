@@ -169,6 +169,7 @@ class Engine:
             mq.MQCMD_SET_AUTH_REC: lambda c, p: authrecs.set_auth_rec(self, c, p),
             mq.MQCMD_DELETE_AUTH_REC: lambda c, p: authrecs.delete_auth_rec(self, c, p),
             mq.MQCMD_INQUIRE_AUTH_RECS: lambda c, p: authrecs.inquire_auth_recs(self, c, p),
+            mq.MQCMD_INQUIRE_ENTITY_AUTH: lambda c, p: authrecs.inquire_entity_auth(self, c, p),
             mq.MQCMD_ESCAPE: lambda command, p: escape.answer(command, p.values, self._execute_one, self._ccsid),
             mq.MQCMD_CLEAR_TOPIC_STRING: lambda command, p: topic.clear_topic_string(self, command, p.values),
             **objects.handlers(self),

@@ -50,12 +50,16 @@ _TABLES = {
     mq.MQCMD_INQUIRE_Q_STATUS: "status",
     mq.MQCMD_INQUIRE_Q_MGR: "qmgr",
     **{k.command("INQUIRE"): k.key for k in kinds.kinds()},
+    mq.MQCMD_INQUIRE_AUTH_RECS: "authrec",
+    mq.MQCMD_INQUIRE_ENTITY_AUTH: "entauth",
     mq.MQCMD_INQUIRE_CHLAUTH_RECS: "chlauth",
     **{getattr(mq, command): table for command, table in STATUS_COMMANDS.items()},
 }
 """The attribute table whose keywords name each display's answers."""
 _QUALIFIER_TABLES = {
     "QMGR": "qmgr",
+    "AUTHREC": "authrec",
+    "ENTAUTH": "entauth",
     "CHLAUTH": "chlauth",
     **{word: k.key for word, k in kinds.by_qualifier().items()},
     **{table.upper(): table for table in STATUS_COMMANDS.values()},

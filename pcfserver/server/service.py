@@ -65,6 +65,9 @@ class Service:
     def __init__(self, engine: Engine, config: ServerConfig, data_dir: Path | None = None) -> None:
         self.config = config
         self.users = UserStore(data_dir) if data_dir is not None else None
+        authority = getattr(engine, "authority", None)
+        if self.users is not None and authority is not None:
+            authority.groups_of = self._groups_of  # DISPLAY ENTAUTH and MATCH(MEMBERSHIP) count a user's groups
         self.committer = Committer(engine, in_thread=config.engine_in_thread)
         self.pcf = PcfServer(engine, config, self.committer)
         web = config.http_port is not None or config.https_port is not None
@@ -118,6 +121,10 @@ class Service:
             problems.append("the REST API has no users (pcfserver user add NAME --role ROLE)")
         if problems:
             raise InsecureListen(f"refusing to listen on {cfg.host} without authentication: {'; '.join(problems)}; add --insecure to do it anyway")
+
+    def _groups_of(self, user: str) -> tuple[str, ...]:
+        found = self.users.get(user) if self.users is not None else None
+        return tuple(found.groups) if found is not None else ()
 
     def _pcf_identity(self, user: str | None) -> Identity | bool | None:
         """The identity a PCF TLS client's certificate gives: by the roles of the user its CN names.
