@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from pcfserver import kinds, mq
+from pcfserver.codec.ccsid import DEFAULT_CCSID
 from pcfserver.codec.model import ByteString, Integer, IntegerList, Message, Parameter, String, StringList
 from pcfserver.dialects import ibmi, mqsc
 from pcfserver.dialects.outcome import Execute, ExecuteError, failure
@@ -181,7 +182,9 @@ def queue_commands(execute: Execute, *, all_attributes: bool = False) -> tuple[M
     qmgr_base: dict[int, Value] = {}
     for a in qmgr_attrs:
         initial = a.defaults[0]
-        if isinstance(initial, str) and "@" in initial:
+        if initial == "@ccsid":  # a new queue manager's CCSID, unless created with another: shown when it differs
+            initial = DEFAULT_CCSID
+        elif isinstance(initial, str) and "@" in initial:
             initial = fill_default(initial, qmgr_name)
         if "@" not in str(initial):
             qmgr_base[a.parameter] = initial

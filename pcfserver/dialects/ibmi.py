@@ -38,8 +38,8 @@ from pcfserver.dialects.outcome import (
     Execute,
     Outcome,
     error_keyword,
+    failed_name,
     failure,
-    object_name,
     reason_inserts,
 )
 from pcfserver.dialects.tables import (
@@ -316,7 +316,7 @@ def _line(key: str, **inserts: object) -> str:
 def failure_line(command: Message, failed: Message) -> str:
     """The job-log line of a failure: the AMQ message (or AMQ8101) and the reason's number and name."""
     inserts = reason_inserts(failed.reason, error_keyword(command, failed, DIALECT))
-    shown = _line(failure_key(DIALECT, failed.reason), name=object_name(command), **inserts)
+    shown = _line(failure_key(DIALECT, failed.reason), name=failed_name(command, failed), **inserts)
     return f"{shown} {required_message(DIALECT, 'reason-suffix').format(**inserts)}"
 
 

@@ -58,8 +58,8 @@ from pcfserver.dialects.outcome import (
     Execute,
     Outcome,
     error_keyword,
+    failed_name,
     failure,
-    object_name,
     reason_inserts,
 )
 from pcfserver.dialects.tables import (
@@ -817,7 +817,7 @@ def _line(key: str, **inserts: object) -> str:
 def failure_lines(command: Message, failed: Message, name: str | None = None) -> list[str]:
     """The line(s) runmqsc prints for a failure; the MQRC name and number when IBM gives no text."""
     inserts = reason_inserts(failed.reason, error_keyword(command, failed, DIALECT))
-    return [_line(failure_key(DIALECT, failed.reason, command.command), name=name or object_name(command), **inserts)]
+    return [_line(failure_key(DIALECT, failed.reason, command.command), name=name or failed_name(command, failed), **inserts)]
 
 
 def render_answer(command: Message, answer: Sequence[Message], *, name: str | None = None) -> Outcome:

@@ -94,6 +94,16 @@ def object_name(command: Message) -> str:
     return ""
 
 
+def failed_name(command: Message, failed: Message) -> str:
+    """The object a failure is about: for "not found", the one the error names when it names a parameter of the command
+    (DEFINE SUB's DEST, its TOPICOBJ: the queue or topic object that is missing), else the object the command names."""
+    parameter = failed.int_value(mq.MQIACF_PARAMETER_ID) if failed.reason == mq.MQRC_UNKNOWN_OBJECT_NAME else None
+    named = command.get(parameter) if parameter is not None else None
+    if isinstance(named, String) and named.value.strip():
+        return named.value.rstrip()
+    return object_name(command)
+
+
 def error_keyword(command: Message, failed: Message, dialect: str) -> str | None:
     """The keyword, in ``dialect``, of the parameter a PCF error message names (MQIACF_PARAMETER_ID)."""
     parameter = failed.int_value(mq.MQIACF_PARAMETER_ID)

@@ -761,11 +761,16 @@ class Engine:
     # ------------------------------------------------------------------ queue manager
 
     def _change_qmgr(self, command: Message, p: _Parsed) -> list[Message]:
+        ccsid = p.attrs.get(mq.MQIA_CODED_CHAR_SET_ID)
+        if ccsid is not None and (not isinstance(ccsid, int) or codec_for(ccsid) is None):
+            raise _Reject(mq.MQRCCF_CCSID_ERROR, mq.MQIA_CODED_CHAR_SET_ID)
         date, clock = self._now()
         items = (*p.attrs.items(), (_ALT_DATE, date), (_ALT_TIME, clock))
         self._tx.record(self._restore_qmgr, None, self._qmgr)
         self._qmgr = {**self._qmgr, **dict(items)}
         self._tx.record_op(SetQmgr(items))
+        if ccsid is not None:  # the queue manager converts in it from its next start (qmgr-attributes.tsv)
+            self._tx.record_op(SetMeta((("ccsid", str(ccsid)),)))
         return self._ok(command)
 
     def _ping(self, command: Message, p: _Parsed) -> list[Message]:

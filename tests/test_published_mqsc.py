@@ -1,0 +1,56 @@
+"""Commands that published MQSC configurations use and pcfserver once answered wrongly (minimal reproductions, not the
+files): ALTER QMGR CCSID(1208), a configuration's first line on many UTF-8 queue managers, was a syntax error; a
+DEFINE SUB whose DEST queue does not exist named the subscription as the missing object."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine_support import command, reason
+
+from pcfserver import mq
+from pcfserver.codec import Integer, String
+from pcfserver.dialects import ibmi, mqsc
+from pcfserver.dialects.dump import dump
+from pcfserver.dialects.outcome import Context
+from pcfserver.engine import open_engine
+
+
+def test_alter_qmgr_ccsid_is_shown_at_once_and_converts_from_the_next_start(tmp_path: Path) -> None:
+    engine = open_engine(tmp_path)
+    assert "CCSID" not in dump(engine.execute)  # a new queue manager's 819 is not a change
+    assert mqsc.run("alter qmgr force ccsid(1208)", engine.execute).lines == ["AMQ8005I: IBM MQ queue manager changed."]
+    assert mqsc.run("DISPLAY QMGR CCSID", engine.execute).lines[1].split() == ["QMNAME(QM1)", "CCSID(1208)"]
+    assert engine.ccsid == 819  # running, it keeps answering in the CCSID it started with
+    assert "   CCSID(1208)" in dump(engine.execute).splitlines()  # a dump recreates it elsewhere
+    engine.close()
+    again = open_engine(tmp_path)
+    assert again.ccsid == 1208
+    [answer] = again.execute(command(mq.MQCMD_INQUIRE_Q_MGR))
+    name = answer.get(mq.MQCA_Q_MGR_NAME)
+    assert isinstance(name, String) and name.ccsid == 1208
+    again.close()
+
+
+def test_a_ccsid_the_queue_manager_cannot_convert_is_refused_and_changes_nothing() -> None:
+    engine = open_engine(None)
+    for value in (4321, 0, 70000):
+        lines = mqsc.run(f"ALTER QMGR CCSID({value})", engine.execute).lines
+        assert lines == ["AMQ8101S: IBM MQ error (BE9) has occurred. Reason 3049 MQRCCF_CCSID_ERROR for CCSID."]
+    change = command(mq.MQCMD_CHANGE_Q_MGR, Integer(mq.MQIA_CODED_CHAR_SET_ID, 4321), String(mq.MQCA_Q_MGR_DESC, "kept?"))
+    assert reason(engine.execute(change)) == mq.MQRCCF_CCSID_ERROR
+    shown = mqsc.run("DISPLAY QMGR CCSID DESCR", engine.execute).lines
+    assert "CCSID(819)" in " ".join(shown) and "DESCR( )" in " ".join(shown)
+    assert ibmi.run("CHGMQM CCSID(1208)", engine.execute, Context("QM1")).lines[0].startswith("AMQ8005")
+
+
+def test_a_subscription_whose_destination_is_missing_names_the_queue() -> None:
+    engine = open_engine(None)
+    assert mqsc.run("DEFINE SUB('S1') TOPICSTR('A/B') DEST('NO.SUCH.Q')", engine.execute).lines == [
+        "AMQ8147E: IBM MQ object NO.SUCH.Q not found."
+    ]
+    assert mqsc.run("DEFINE SUB('S2') TOPICOBJ(NO.TOPIC) DEST(SYSTEM.DEFAULT.LOCAL.QUEUE)", engine.execute).lines == [
+        "AMQ8147E: IBM MQ object NO.TOPIC not found."
+    ]
+    # the object the command names, when it is the one missing
+    assert mqsc.run("ALTER QLOCAL(NOPE) MAXDEPTH(1)", engine.execute).lines == ["AMQ8147E: IBM MQ object NOPE not found."]
