@@ -42,9 +42,17 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
             "--dialect", choices=DIALECTS, default="auto",
             help="command language: mqsc, tpf (ZMQSC), ibmi (CL), or auto per command (default; the output frame is runmqsc's)",
         )
+        parser.add_argument(
+            "-v", "--verify", action="store_true",
+            help="as runmqsc -v: read every command and report syntax errors, run none (no server needed; exit 10 on a syntax error)",
+        )
+        parser.add_argument("-e", "--no-echo", action="store_true", help="as runmqsc -e: leave the numbered copy of each command out of the report")
         rest = parser.add_argument_group("over the REST API instead of the PCF port (MQSC only)")
         rest.add_argument("--rest", metavar="URL", help="run MQSC through this server's REST API (runCommand): https://host:9443 or http://host:9080")
-        rest.add_argument("--qmgr", default=None, help="the queue manager in REST URLs (default: the only one the server has)")
+        rest.add_argument(
+            "--qmgr", default=None,
+            help="the queue manager in REST URLs (default: the only one the server has); with --verify, the name the report shows (default QM1)",
+        )
         add_options(rest, address=False)
     else:
         parser.add_argument("--dialect", choices=("mqsc", "ibmi"), default="mqsc", help="write MQSC (default) or IBM i CL commands")
@@ -134,6 +142,12 @@ def run(name: str, args: argparse.Namespace) -> int:
     if args.file != "-" and not os.path.isfile(args.file):
         print(f"pcfserver console: cannot read {args.file}", file=sys.stderr)
         return EXIT_ERROR
+    if args.verify:
+        if args.rest is not None:
+            print("pcfserver console: --verify runs no command, so it talks to no server: leave out --rest", file=sys.stderr)
+            return 2
+        runner = ScriptRunner(_no_server, dialect=args.dialect, qmgr_name=args.qmgr or "QM1", verify=True, echo=not args.no_echo)
+        return _console(runner, args.file, lambda: "")
     if args.rest is not None:
         return _run_rest(args)
     given = [o for o, v in (("--user", args.user), ("--password-stdin", args.password_stdin), ("--https", args.https), ("--cafile", args.cafile),
@@ -143,10 +157,14 @@ def run(name: str, args: argparse.Namespace) -> int:
         return 2
     connection = _Connection(args.host, args.port, args.timeout)
     try:
-        runner = ScriptRunner(connection, dialect=args.dialect)
+        runner = ScriptRunner(connection, dialect=args.dialect, echo=not args.no_echo)
         return _console(runner, args.file, lambda: connection.error)
     finally:
         connection.close()
+
+
+def _no_server(command: Message) -> list[Message]:  # pragma: no cover - a verifying runner never executes
+    raise ExecuteError("--verify runs no command")
 
 
 def _console(runner: ScriptRunner, path: str, error: Callable[[], str]) -> int:
@@ -183,7 +201,7 @@ def _run_rest(args: argparse.Namespace) -> int:
         def execute(command: Message) -> list[Message]:  # only the start's name inquiry reaches this, and only when it failed
             raise ExecuteError(rest.error)
 
-        runner = ScriptRunner(execute, dialect=args.dialect, qmgr_name=qmgr, runner=rest)
+        runner = ScriptRunner(execute, dialect=args.dialect, qmgr_name=qmgr, runner=rest, echo=not args.no_echo)
         return _console(runner, args.file, lambda: rest.error)
     finally:
         session.close()

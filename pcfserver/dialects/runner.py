@@ -9,6 +9,12 @@ for ``tpf`` and IBM i's job log (each command echoed after ``> ``) for ``ibmi``.
 
 Exit codes, runmqsc's (round2-semantics §5.4): 0 every command ran, 10 a command failed or had
 a syntax error, 20 the queue manager could not be reached (AMQ8146E).
+
+runmqsc's ``-v`` (``verify``) reads every command but runs none: a command with a syntax error is
+reported as usual, a good one prints nothing after its echo, and the summary has no "processed" line
+(the runmqsc -v transcript IBM quotes in an APAR on verify mode, ibm.com/support/pages/node/4709355:
+"2 MQSC commands read. / One command has a syntax error.").  Exit status 10 when a command has a syntax error, else 0.  ``-e`` (``echo`` False) leaves
+the numbered copy of each command out of the report.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from dataclasses import dataclass
 from pcfserver import mq
 from pcfserver.codec.model import IntegerList, Message
 from pcfserver.dialects import ibmi, mqsc, tpf
-from pcfserver.dialects.outcome import END, FAILED, SYNTAX, Context, Execute, ExecuteError, Outcome, failure
+from pcfserver.dialects.outcome import END, FAILED, OK, SYNTAX, Context, Execute, ExecuteError, Outcome, failure
 from pcfserver.dialects.script import ScriptCommand, ScriptNote, ScriptReader
 from pcfserver.dialects.tables import line, vocabulary
 
@@ -64,6 +70,14 @@ def _count_line(kind: str, count: int) -> str:
     return _mqsc_line(key, count=count)
 
 
+class _Verified(Exception):
+    """A command that got as far as being run: its language read it without a syntax error (verify mode)."""
+
+
+def _verified(command: Message) -> list[Message]:
+    raise _Verified
+
+
 def queue_manager_name(execute: Execute) -> str:
     """The name of the queue manager ``execute`` reaches (ExecuteError when it is not there)."""
     inquiry = Message(mq.MQCMD_INQUIRE_Q_MGR, (IntegerList(mq.MQIACF_Q_MGR_ATTRS, (mq.MQCA_Q_MGR_NAME,)),))
@@ -84,10 +98,14 @@ class ScriptRunner:
         qmgr_name: str | None = None,
         clock: Callable[[], str] | None = None,
         runner: Callable[[str, Execute, Context], Outcome] | None = None,
+        verify: bool = False,
+        echo: bool = True,
     ) -> None:
         """``runner``, when given, runs every command in place of its language's front end (``pcfserver
         console --rest``, where the REST API's runCommand runs the MQSC text on the server); it raises
-        ExecuteError, as ``execute`` does, when the queue manager cannot be reached."""
+        ExecuteError, as ``execute`` does, when the queue manager cannot be reached.  ``verify``: runmqsc -v,
+        read each command and run none (``execute`` is never called; give ``qmgr_name``).  ``echo`` False:
+        runmqsc -e, no numbered copy of the commands."""
         if dialect not in DIALECTS:
             raise ValueError(f"unknown dialect {dialect!r}; one of {', '.join(DIALECTS)}")
         self.dialect = dialect
@@ -96,6 +114,8 @@ class ScriptRunner:
         self._qmgr_name = qmgr_name
         self._clock = clock
         self._runner = runner
+        self.verify = verify
+        self.echo = echo
         self._reader = ScriptReader(continuation=dialect != "tpf", comments=_COMMENTS[dialect])
         self.number = 0
         self.read = 0
@@ -152,17 +172,24 @@ class ScriptRunner:
                 if self.ended:
                     break
         if self.frame == "mqsc" and not self.unreachable:
-            out += [_count_line("read", self.read), _count_line("syntax", self.syntax_errors), _count_line("failed", self.failed)]
+            out += [_count_line("read", self.read), _count_line("syntax", self.syntax_errors)]
+            if not self.verify:
+                out.append(_count_line("failed", self.failed))
         self.ended = True
         return out
 
     def _event(self, event: ScriptCommand | ScriptNote) -> list[str]:
         if isinstance(event, ScriptNote):
-            return [f"       : {event.line}".rstrip()] if self.frame == "mqsc" else []
+            return [f"       : {event.line}".rstrip()] if self.frame == "mqsc" and self.echo else []
         out = self._echo(event)
         dialect = detect(event.text) if self.dialect == "auto" else self.dialect
         try:
-            outcome = (self._runner or RUNNERS[dialect])(event.text, self._execute, self._context())
+            if self.verify:
+                outcome = RUNNERS[dialect](event.text, _verified, self._context())
+            else:
+                outcome = (self._runner or RUNNERS[dialect])(event.text, self._execute, self._context())
+        except _Verified:
+            outcome = Outcome(OK)
         except ExecuteError:
             return out + self._unreachable()
         if outcome.status == END:
@@ -177,7 +204,7 @@ class ScriptRunner:
         return out + outcome.lines
 
     def _echo(self, command: ScriptCommand) -> list[str]:
-        if self.frame == "tpf":
+        if self.frame == "tpf" or not self.echo:
             return []
         if self.frame == "ibmi":
             return [f"> {command.text}"]
