@@ -234,3 +234,51 @@ def test_the_most_specific_profile_of_an_entity_wins() -> None:
     assert records.authorities(APP, mq.MQOT_Q, "APP.IN") == {mq.MQAUTH_OUTPUT, mq.MQAUTH_INPUT}
     assert records.authorities(APP, mq.MQOT_Q, "APP.SECRET") == {mq.MQAUTH_BROWSE}
     assert records.authorities(APP, mq.MQOT_Q_MGR, "APP.IN") == frozenset()
+
+
+_KEYS = st.tuples(
+    st.sampled_from(["APP.IN", "APP.OUT", "APP.*", "APP.**", "**", "A?P.IN", "OTHER", "APP.IN.X"]),
+    st.sampled_from([mq.MQOT_Q, mq.MQOT_TOPIC]),
+    st.sampled_from([mq.MQZAET_PRINCIPAL, mq.MQZAET_GROUP]),
+    st.sampled_from(["app", "apps", "ops"]),
+)
+
+
+def _brute_force(records: dict[tuple[str, int, int, str], frozenset[int]], entity_type: int, entity: str, object_type: int,
+                 name: str) -> tuple[str, frozenset[int]] | None:
+    """The rule read off every record, as the docstring states it: the entity's most specific matching profile."""
+    found = [(0 if "*" in p or "?" in p else 1, len(p.replace("*", "").replace("?", "")), p, a)
+             for (p, o, e, w), a in records.items() if (o, e, w) == (object_type, entity_type, entity) and profile_matches(p, name)]
+    if not found:
+        return None
+    best = max(found, key=lambda item: (item[0], item[1]))
+    return best[2], best[3]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), _KEYS, st.frozensets(st.sampled_from([mq.MQAUTH_INPUT, mq.MQAUTH_OUTPUT, mq.MQAUTH_BROWSE]))),
+                max_size=25),
+       st.sampled_from(["APP.IN", "APP.OUT", "APP.IN.X", "OTHER", "ABP.IN"]))
+def test_the_indexes_decide_as_reading_every_record_would(changes: list[tuple[bool, tuple[str, int, int, str], frozenset[int]]],
+                                                           name: str) -> None:
+    """Records kept in a dict and in the indexes a check and a DELETE read: after any sequence of sets and removals
+    (as Set/Delete Authority Record and their undo make them), every entity's deciding profile is the one a scan of
+    every record finds, and the records of a profile are exactly those with that profile."""
+    records = AuthorityRecords()
+    plain: dict[tuple[str, int, int, str], frozenset[int]] = {}
+    for remove, key, auths in changes:
+        if remove or not auths:
+            records.records.pop(key, None)
+            plain.pop(key, None)
+        else:
+            records.records[key] = auths
+            plain[key] = auths
+    assert dict(records.records) == plain
+    for object_type in (mq.MQOT_Q, mq.MQOT_TOPIC):
+        for entity_type in (mq.MQZAET_PRINCIPAL, mq.MQZAET_GROUP):
+            for entity in ("app", "apps", "ops"):
+                expected = _brute_force(plain, entity_type, entity, object_type, name)
+                got = records.deciding(entity_type, entity, object_type, name)
+                assert (got[1] if got else None) == (expected[1] if expected else None)
+        for profile in ("APP.IN", "APP.**", "OTHER"):
+            assert sorted(records.of_object(profile, object_type)) == sorted(k for k in plain if k[:2] == (profile, object_type))

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from pcfserver import kinds, mq
 from pcfserver.tables import read_table, value_of
@@ -149,6 +150,79 @@ def no_groups(user: str) -> tuple[str, ...]:
     return ()
 
 
+RecordKey = tuple[str, int, int, str]  # profile, object type, entity type, entity
+
+
+class Records(dict[RecordKey, frozenset[int]]):
+    """The records by key, indexed by entity (what a check reads) and by profile (what a DELETE removes), so neither
+    reads every record: a check looks up the entity's specific profile for the name and reads only its generic ones,
+    whatever else the queue manager holds.  Every way of changing a dict keeps the indexes (the engine, its undo
+    records and tests change the records as a dict)."""
+
+    def __init__(self, items: dict[RecordKey, frozenset[int]] | None = None) -> None:
+        super().__init__()
+        # (object type, entity type, entity) -> profile -> authorities: specific profiles, and generic ones apart
+        self.by_entity: dict[tuple[int, int, str], dict[str, frozenset[int]]] = {}
+        self.generic_by_entity: dict[tuple[int, int, str], dict[str, frozenset[int]]] = {}
+        self.by_profile: dict[tuple[str, int], set[tuple[int, str]]] = {}  # (profile, object type) -> entities
+        if items:
+            self.update(items)
+
+    def __setitem__(self, key: RecordKey, auths: frozenset[int]) -> None:
+        super().__setitem__(key, auths)
+        profile, otype, etype, who = key
+        index = self.generic_by_entity if is_generic(profile) else self.by_entity
+        index.setdefault((otype, etype, who), {})[profile] = auths
+        self.by_profile.setdefault((profile, otype), set()).add((etype, who))
+
+    def __delitem__(self, key: RecordKey) -> None:
+        super().__delitem__(key)
+        profile, otype, etype, who = key
+        index = self.generic_by_entity if is_generic(profile) else self.by_entity
+        own = index[(otype, etype, who)]
+        del own[profile]
+        if not own:
+            del index[(otype, etype, who)]
+        entities = self.by_profile[(profile, otype)]
+        entities.discard((etype, who))
+        if not entities:
+            del self.by_profile[(profile, otype)]
+
+    _MISSING = object()
+
+    def pop(self, key: RecordKey, default: Any = _MISSING) -> Any:
+        if key in self:
+            auths = self[key]
+            del self[key]
+            return auths
+        if default is Records._MISSING:
+            raise KeyError(key)
+        return default
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for key, auths in dict(*args, **kwargs).items():
+            self[key] = auths
+
+    def setdefault(self, key: RecordKey, default: frozenset[int] = frozenset()) -> frozenset[int]:
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def clear(self) -> None:
+        super().clear()
+        self.by_entity.clear()
+        self.generic_by_entity.clear()
+        self.by_profile.clear()
+
+    def popitem(self) -> tuple[RecordKey, frozenset[int]]:
+        key = next(reversed(self.keys()))
+        return key, self.pop(key)
+
+    def __ior__(self, other: Any) -> Records:  # type: ignore[override,misc]
+        self.update(other)
+        return self
+
+
 @dataclass(slots=True)
 class AuthorityRecords:
     """Authority records: (profile, object type, entity type, entity) -> authorities.
@@ -157,14 +231,22 @@ class AuthorityRecords:
     (Inquire Entity Authority, Inquire Authority Records with MQAUTHOPT_ENTITY_SET); the server sets it from its
     users store.  Checks of a request's identity use the groups the identity carries."""
 
-    records: dict[tuple[str, int, int, str], frozenset[int]] = field(default_factory=dict)
+    records: Records = field(default_factory=Records)
     groups_of: Callable[[str], tuple[str, ...]] = no_groups
+
+    def of_object(self, profile: str, object_type: int) -> list[RecordKey]:
+        """The keys of the records whose profile is exactly ``profile`` on ``object_type``."""
+        return [(profile, object_type, etype, who) for etype, who in self.records.by_profile.get((profile, object_type), ())]
 
     def deciding(self, entity_type: int, entity: str, object_type: int, name: str) -> tuple[str, frozenset[int]] | None:
         """The entity's most specific profile that matches the object, with its authorities (None: no profile does)."""
+        entity_key = (object_type, entity_type, entity)
+        specific = self.records.by_entity.get(entity_key)
+        if specific is not None and name in specific:  # a specific profile is more specific than any generic one
+            return name, specific[name]
         best: tuple[tuple[int, int], str, frozenset[int]] | None = None
-        for (profile, otype, etype, who), auths in self.records.items():
-            if otype != object_type or etype != entity_type or who != entity or not profile_matches(profile, name):
+        for profile, auths in self.records.generic_by_entity.get(entity_key, {}).items():
+            if not profile_matches(profile, name):
                 continue
             rank = _specificity(profile)
             if best is None or rank > best[0]:

@@ -108,7 +108,7 @@ def remove_object_records(engine: EngineView, name: str, object_type: int, value
     removes them by default on Multiplatforms.  Generic profiles that happen to match the name stay."""
     if values.get(mq.MQIACF_REMOVE_AUTHREC, mq.MQRAR_YES) != mq.MQRAR_YES:
         return
-    for key in [k for k in engine.authority.records if k[0] == name and k[1] == object_type]:
+    for key in engine.authority.of_object(name, object_type):
         _store(engine, key, frozenset())
 
 
