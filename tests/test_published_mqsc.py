@@ -1,16 +1,17 @@
-"""Commands that published MQSC configurations use and pcfserver once answered wrongly (minimal reproductions, not the
-files): ALTER QMGR CCSID(1208), a configuration's first line on many UTF-8 queue managers, was a syntax error; a
-DEFINE SUB whose DEST queue does not exist named the subscription as the missing object."""
+"""Commands that published MQSC configurations and checklists use and pcfserver once answered wrongly (minimal
+reproductions, not the files): ALTER QMGR CCSID(1208), a configuration's first line on many UTF-8 queue managers, was
+a syntax error; a DEFINE SUB whose DEST queue does not exist named the subscription as the missing object; DIS QMGR
+EVENT, what a security checklist runs, was a syntax error."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from engine_support import command, reason
+from engine_support import command, reason, run_json
 
 from pcfserver import mq
-from pcfserver.codec import Integer, String
-from pcfserver.dialects import ibmi, mqsc
+from pcfserver.codec import Integer, IntegerList, String
+from pcfserver.dialects import ibmi, mqsc, render_command
 from pcfserver.dialects.dump import dump
 from pcfserver.dialects.outcome import Context
 from pcfserver.engine import open_engine
@@ -54,3 +55,27 @@ def test_a_subscription_whose_destination_is_missing_names_the_queue() -> None:
     ]
     # the object the command names, when it is the one missing
     assert mqsc.run("ALTER QLOCAL(NOPE) MAXDEPTH(1)", engine.execute).lines == ["AMQ8147E: IBM MQ object NOPE not found."]
+
+
+def test_display_qmgr_event_lists_the_event_switches_a_compliance_check_reads() -> None:
+    """Security checklists for MQ (DISA's MQ Appliance STIG) run DIS QMGR EVENT and read AUTHOREV, INHIBTEV, STRSTPEV, CMDEV,
+    SSLEV, CONFIGEV, PERFMEV from it; it was a syntax error.  The groups are IBM's DISPLAY QMGR words, each a PCF group
+    selector (MQIACF_Q_MGR_EVENT, ...) whose attributes are qmgr-attributes.tsv's group column."""
+    engine = open_engine(None)
+    assert mqsc.run("ALTER QMGR AUTHOREV(ENABLED) CONFIGEV(ENABLED)", engine.execute).lines == ["AMQ8005I: IBM MQ queue manager changed."]
+    lines = mqsc.run("DIS QMGR EVENT", engine.execute).lines
+    shown = " ".join(lines[1:]).split()
+    assert shown == [
+        "QMNAME(QM1)", "AUTHOREV(ENABLED)", "CHLEV(DISABLED)", "CMDEV(DISABLED)", "CONFIGEV(ENABLED)", "INHIBTEV(DISABLED)",
+        "LOCALEV(DISABLED)", "LOGGEREV(DISABLED)", "PERFMEV(DISABLED)", "REMOTEEV(DISABLED)", "SSLEV(DISABLED)", "STRSTPEV(ENABLED)",
+    ]
+    both = " ".join(mqsc.run("DISPLAY QMGR PUBSUB DESCR", engine.execute).lines)
+    assert "PSMODE(ENABLED)" in both and "TREELIFE(1800)" in both and "DESCR( )" in both and "AUTHOREV" not in both
+    assert mqsc.run("DISPLAY QMGR EVENT EVENT", engine.execute).lines[0].startswith("AMQ8405I")
+    # the PCF group selector, and the command written back as MQSC
+    [answer] = engine.execute(command(mq.MQCMD_INQUIRE_Q_MGR, IntegerList(mq.MQIACF_Q_MGR_ATTRS, (mq.MQIACF_Q_MGR_EVENT,))))
+    assert answer.int_value(mq.MQIA_AUTHORITY_EVENT) == mq.MQEVR_ENABLED and answer.get(mq.MQCA_Q_MGR_DESC) is None
+    assert render_command(mqsc.parse("DIS QMGR SYSTEM CHINIT CLUSTER").message) == "DISPLAY QMGR SYSTEM CHINIT CLUSTER"
+    # runCommandJSON with responseParameters ["event"], as a REST client asks it
+    reply = run_json(engine, command="DISPLAY", qualifier="QMGR", responseParameters=["event"])
+    assert reply["commandResponse"][0]["parameters"]["authorev"] == "ENABLED"

@@ -396,6 +396,7 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
     like: str | None = None
     copy = _COPIES.get(row.pcf)
     settable = {a.parameter for a in options.attributes.values()}
+    groups = _group_words(row.pcf)
 
     def note(parameter: int, item: Item) -> None:
         if parameter in seen:
@@ -407,8 +408,9 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
             raise _error(f"{item.word.raw} is not a keyword", text, item.word.end)
         keyword = _keyword(item.keyword)
         if item.values is None:
-            if options.selectors is not None and (keyword == "ALL" or keyword in options.selectors):
-                selector = mq.MQIACF_ALL if keyword == "ALL" else options.selectors[keyword].parameter
+            group = groups.get(keyword)  # DISPLAY QMGR EVENT: a word for a group of attributes
+            if options.selectors is not None and (keyword == "ALL" or keyword in options.selectors or isinstance(group, int)):
+                selector = mq.MQIACF_ALL if keyword == "ALL" else group if isinstance(group, int) else options.selectors[keyword].parameter
                 if selector in selectors:
                     raise _error(f"{keyword} is named twice", text, item.end, keyword)
                 selectors.append(selector)
@@ -635,7 +637,7 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
         if listed is not None and parameter == listed[0] and isinstance(item, IntegerList):
             generic = options.brief and "*" in (message.str_value(row.name) or "" if row.name else "")
             values = without_filtered(item.values, message.parameters)
-            parts.extend(_selector_words(values, listed[1], _brief(listed[1]) if generic else listed[2], options))
+            parts.extend(_selector_words(values, listed[1], _brief(listed[1]) if generic else listed[2], options, message.command))
             continue
         if isinstance(item, (IntegerFilter, StringFilter)):
             parts.append(_where_text(item, quote_all, table_of_command(message.command)))
@@ -671,15 +673,23 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
     return [head, *parts]
 
 
-def _selector_words(values: Sequence[int], table: str, default: tuple[int, ...], options: Options) -> list[str]:
+def _group_words(code: int) -> dict[str, AttrValue]:
+    """The words that name a group of a display's attributes (DISPLAY QMGR EVENT), by word: their selectors."""
+    listed = _SELECTOR_LISTS.get(code)
+    words = _vocab().words.get(listed[0]) if listed is not None else None
+    return words.to_value if words is not None else {}
+
+
+def _selector_words(values: Sequence[int], table: str, default: tuple[int, ...], options: Options, code: int) -> list[str]:
     if tuple(values) == default:
         return []
+    groups = {value: word for word, value in _group_words(code).items()}
     out = []
     for value in values:
         if value == mq.MQIACF_ALL:
             out.append("ALL")
             continue
-        keyword = next((k for k, a in (options.selectors or {}).items() if a.parameter == value), None)
+        keyword = groups.get(value) or next((k for k, a in (options.selectors or {}).items() if a.parameter == value), None)
         if keyword is None:
             raise NotExpressible(f"DISPLAY has no keyword for {names.parameter_name(value) or value}")
         out.append(keyword)

@@ -199,6 +199,15 @@ class ObjectSpec:
         return attr.defaults.get(subtype, attr.defaults[0])
 
 
+def qmgr_groups() -> dict[int, frozenset[int]]:
+    """Inquire Queue Manager's group selectors and their attributes (formats/qmgr-attributes.tsv, group column)."""
+    groups: dict[int, set[int]] = {}
+    for row in read_table("qmgr-attributes.tsv"):
+        for group in row.get("group", "").split():
+            groups.setdefault(value_of(group), set()).add(value_of(row["parameter"]))
+    return {group: frozenset(members) for group, members in groups.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class Spec:
     """Everything the engine checks against."""
@@ -213,6 +222,9 @@ class Spec:
     reported: dict[int, tuple[Attribute, ...]]
     qmgr_reported: tuple[Attribute, ...]
     objects: dict[str, ObjectSpec] = field(default_factory=dict)
+    # Inquire Queue Manager's group selectors (MQIACF_Q_MGR_SYSTEM, ...) and the attributes each stands for
+    # (qmgr-attributes.tsv's group column).
+    qmgr_groups: dict[int, frozenset[int]] = field(default_factory=dict)
     records: dict[str, dict[int, Attribute]] = field(default_factory=dict)  # RECORD_TABLES' attributes
 
     def attributes_of(self, kind: str) -> dict[int, Attribute]:
@@ -459,7 +471,7 @@ def spec() -> Spec:
             [all_value, mq.MQCA_Q_NAME, mq.MQIA_Q_TYPE]
             + [a.pid for a in queue_attrs.values() if a.access != "command"]
         ),
-        "@qmgr-selectors": frozenset([all_value, *qmgr_attrs]),
+        "@qmgr-selectors": frozenset([all_value, *qmgr_attrs, *qmgr_groups()]),
         "@queue-status-selectors": frozenset([all_value, *(value_of(row["parameter"]) for row in read_table("queue-status-attributes.tsv"))]),
     }
     for kind, found in objects.items():
@@ -543,4 +555,5 @@ def spec() -> Spec:
         qmgr_reported=qmgr_reported,
         objects=objects,
         records=records,
+        qmgr_groups=qmgr_groups(),
     )
