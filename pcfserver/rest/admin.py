@@ -33,18 +33,19 @@ from pcfserver.codec import IntegerList, Message, String
 from pcfserver.dialects import CommandSyntaxError, keyword_parameter, keyword_values, mqsc
 from pcfserver.dialects.keywords import is_string_parameter
 from pcfserver.dialects.outcome import Execute, failure
-from pcfserver.dialects.tables import STATUS_COMMANDS
+from pcfserver.dialects.tables import STATUS_COMMANDS, vocabulary
 from pcfserver.rest import gateway, qmgr_resource, queue_resource
 from pcfserver.rest.http import CSRF_HEADER, Request, Response, error, json_response
 from pcfserver.tables import read_table
 
 VERSION = "9.4.0.0"  # the MQ level whose REST API this server answers as (formats/rest-admin.tsv)
 _MQSC = re.compile(r"/ibmmq/rest/v([123])/admin/action/qmgr/([^/]+)/mqsc")
-_QMGR = re.compile(r"/ibmmq/rest/v([123])/admin/qmgr(?:/([^/]+))?")
-_INSTALLATION = re.compile(r"/ibmmq/rest/v([123])/admin/installation(?:/[^/]+)?")
+# A trailing slash is the URL without it (JAX-RS matching, which mqweb's Liberty uses; published clients build
+# .../admin/qmgr/${name ?? ''}): formats/rest-admin.tsv, trailing_slash.
+_QMGR = re.compile(r"/ibmmq/rest/v([123])/admin/qmgr(?:/([^/]+))?/?")
+_INSTALLATION = re.compile(r"/ibmmq/rest/v([123])/admin/installation(?:/[^/]+)?/?")
 _DISPLAY_ONLY = re.compile(r"\s*(DISPLAY|DIS|DISP|DISPL|DISPLA|PING)\b", re.IGNORECASE)
 _SPECIAL = re.compile(r"\s*(?:DISPLAY|DIS)\s+(QMSTATUS|CMDSERV)\b(.*)\Z", re.IGNORECASE | re.DOTALL)
-_FLAGS = {"replace": ("REPLACE", "NOREPLACE"), "purge": ("PURGE", "NOPURGE"), "force": ("FORCE", "")}
 _TABLES = {
     mq.MQCMD_INQUIRE_Q: "queue",
     mq.MQCMD_INQUIRE_Q_STATUS: "status",
@@ -305,6 +306,26 @@ def _value(keyword: str, value: Any, table: str = "queue") -> str:
     raise ValueError(f"parameters.{keyword}", "must be a string, a number or a list of them")
 
 
+def _flag_word(key: str, value: Any) -> str | None:
+    """An MQSC keyword that takes no value, in runCommandJSON: ``"replace": "yes"``, ``"notrigger": "yes"``, or the word a
+    display answers (``"share": "NOSHARE"``); ``"no"`` stands for the keyword's opposite (NOREPLACE; none for FORCE).
+    The word to write ('' for none); None when ``key`` is not such a keyword (formats/rest-admin.tsv, flag_keywords)."""
+    flags = vocabulary("mqsc").flags
+    found = flags.get(key.upper())
+    if found is None:
+        return None
+    parameter, own = found
+    siblings = {word: meant for word, (where, meant) in flags.items() if where == parameter}
+    word = value.upper() if isinstance(value, str) else None
+    if word == "YES":
+        return key.upper()
+    if word == "NO":
+        return next((other for other, meant in siblings.items() if meant != own), "")
+    if word is not None and word in siblings:
+        return word
+    raise ValueError(f"parameters.{key}", f"must be yes, no or one of {', '.join(sorted(siblings))}")
+
+
 def mqsc_text(body: dict[str, Any]) -> tuple[str, bool]:
     """The MQSC command a runCommandJSON body stands for, and whether it only displays.
 
@@ -323,11 +344,8 @@ def mqsc_text(body: dict[str, Any]) -> tuple[str, bool]:
     for key, value in params.items():
         if not isinstance(key, str) or not re.fullmatch(r"[A-Za-z]+", key):
             raise ValueError(f"parameters.{key}", "not an MQSC keyword")
-        if key.lower() in _FLAGS:
-            # MQSC flags (REPLACE/NOREPLACE, PURGE/NOPURGE, FORCE) take yes or no in JSON
-            if not isinstance(value, str) or value.lower() not in ("yes", "no"):
-                raise ValueError(f"parameters.{key}", "must be yes or no")
-            flag = _FLAGS[key.lower()][value.lower() == "no"]
+        flag = _flag_word(key, value)
+        if flag is not None:
             if flag:
                 words.append(flag)
         elif key.lower() == "where":

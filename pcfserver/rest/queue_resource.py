@@ -34,7 +34,7 @@ from pcfserver.names import reason_name
 from pcfserver.rest.fields import Field, Refused, fields_of, json_value, put, put_fields, refusal, selection, values_of
 from pcfserver.rest.http import CSRF_HEADER, Request, Response, error, json_response
 
-PATH = re.compile(r"/ibmmq/rest/v1/admin/qmgr/([^/]+)/queue(?:/([^/]+))?")
+PATH = re.compile(r"/ibmmq/rest/v1/admin/qmgr/([^/]+)/queue(?:/([^/]+))?/?")  # a trailing slash as admin.py's
 _TYPES = {"local": mq.MQQT_LOCAL, "alias": mq.MQQT_ALIAS, "remote": mq.MQQT_REMOTE, "model": mq.MQQT_MODEL, "cluster": mq.MQQT_CLUSTER}
 _OPERATORS = {
     "lessThan": (mq.MQCFOP_LESS, mq.MQCFOP_LESS),

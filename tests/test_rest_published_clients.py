@@ -1,0 +1,65 @@
+"""Requests published REST clients send, replayed against a real server (minimal reproductions, not their code):
+IBM's Node-RED nodes and an MCP server ask for .../admin/qmgr/ and .../installation/ with a trailing slash and build
+.../qmgr/{qmgr}/queue/ with an empty name; IBM's Ansible collection writes MQSC keywords that take no value as
+"notrigger": "yes"; kafka-connect-mq-source counts connections with DISPLAY CONN(*) WHERE(...) over runCommand."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import trio
+
+from pcfserver import mq
+from tests.test_rest_admin import CSRF, Server, run_json, run_text, start
+
+
+@pytest.fixture
+async def server(nursery: trio.Nursery, tmp_path: Path) -> AsyncIterator[Server]:
+    served = await start(nursery, tmp_path)
+    yield served
+    served.service.shutdown()
+
+
+async def test_a_trailing_slash_is_the_resource_without_it(server: Server) -> None:
+    async with server.client() as client:
+        assert (await client.get("/ibmmq/rest/v2/admin/qmgr/")).json() == {"qmgr": [{"name": "QM1", "state": "running"}]}
+        assert (await client.get("/ibmmq/rest/v2/admin/qmgr/QM1/")).json()["qmgr"][0]["name"] == "QM1"
+        assert (await client.get("/ibmmq/rest/v2/admin/installation/")).json()["installation"][0]["name"] == "Installation1"
+        made = await client.post("/ibmmq/rest/v1/admin/qmgr/QM1/queue/", json={"name": "SLASHED.Q"}, headers=CSRF)
+        assert made.status_code == 201
+        listed = (await client.get("/ibmmq/rest/v1/admin/qmgr/QM1/queue/", params={"name": "SLASHED.*"})).json()
+        assert listed == {"queue": [{"name": "SLASHED.Q", "type": "local"}]}
+        missing = await client.get("/ibmmq/rest/v2/admin/nothing/")
+        assert missing.status_code == 404 and "administrative REST API" in missing.json()["error"][0]["explanation"]
+
+
+async def test_keywords_without_a_value_are_yes_no_or_the_word_a_display_answers(server: Server) -> None:
+    async with server.client() as client:
+        made = await run_json(client, command="define", qualifier="qlocal", name="ANSIBLE.Q",
+                              parameters={"descr": "from a playbook", "replace": "yes", "maxdepth": 500000, "put": "disabled",
+                                          "notrigger": "yes", "noshare": "yes", "hardenbo": "yes"})
+        assert made.json()["overallCompletionCode"] == 0, made.text
+        shown = (await run_json(client, command="display", qualifier="qlocal", name="ANSIBLE.Q",
+                                responseParameters=["share", "trigger", "hardenbo"])).json()["commandResponse"][0]["parameters"]
+        assert (shown["share"], shown["trigger"], shown["hardenbo"]) == ("NOSHARE", "NOTRIGGER", "HARDENBO")
+        # the display's own words go back in, and "no" is the opposite word
+        back = await run_json(client, command="alter", qualifier="qlocal", name="ANSIBLE.Q", parameters={"share": "SHARE", "notrigger": "no"})
+        assert back.json()["overallCompletionCode"] == 0, back.text
+        shown = (await run_json(client, command="display", qualifier="qlocal", name="ANSIBLE.Q",
+                                responseParameters=["share", "trigger"])).json()["commandResponse"][0]["parameters"]
+        assert (shown["share"], shown["trigger"]) == ("SHARE", "TRIGGER")
+        refused = await run_json(client, command="alter", qualifier="qlocal", name="ANSIBLE.Q", parameters={"trigger": "maybe"})
+        assert refused.status_code == 400
+
+
+async def test_counting_a_channels_connections_reads_none_as_a_failed_display(server: Server) -> None:
+    async with server.client() as client:
+        put = await client.post("/ibmmq/rest/v2/messaging/qmgr/QM1/queue/SYSTEM.DEFAULT.LOCAL.QUEUE/message", content=b"x",
+                                headers={**CSRF, "Content-Type": "text/plain"})
+        assert put.status_code == 201  # the messaging API's session is a connection: one exists, on no channel
+        assert "CONN(" in " ".join((await run_text(client, "display conn(*)")).json()["commandResponse"][0]["text"])
+        counted = (await run_text(client, "display conn(*) where (channel EQ 'DEV.APP.SVRCONN')")).json()
+        assert (counted["overallCompletionCode"], counted["overallReasonCode"]) == (mq.MQCC_FAILED, mq.MQRCCF_COMMAND_FAILED)
+        assert counted["commandResponse"][0]["reasonCode"] == mq.MQRCCF_NONE_FOUND
