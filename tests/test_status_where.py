@@ -184,3 +184,24 @@ def test_where_shows_the_attribute_it_tests_as_runmqsc_does() -> None:
         records = run(qm.engine, "DIS CHLAUTH(*) WHERE(DESCR LK 'Default rule to allow*')")
         assert shown(records, "CHLAUTH") == ["SYSTEM.ADMIN.SVRCONN"]
         assert shown(records, "DESCR") == ["Default rule to allow MQ Explorer access"]
+
+
+def test_when_no_instance_passes_the_status_inquiry_says_none_found_or_answers_no_data() -> None:
+    """kafka-connect-mq-source counts a channel's connections with DISPLAY CONN(*) WHERE(CHANNEL EQ ...) over runCommand
+    and reads 2/3008 as none: with connections present but none passing, the connection, channel, listener and service
+    status inquiries answer their own "none found" (as with no instance at all); the queue, subscription and topic
+    status inquiries, whose not-found reasons would name an object that exists, answer a success without data."""
+    with open_queue_manager() as qm:
+        loaded(qm)
+        assert run_script("DEFINE CHANNEL(TO.A) CHLTYPE(SDR) CONNAME('a.example(1414)') XMITQ(W.SUBQ)\nSTART CHANNEL(TO.A)\n"
+                          "DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(0)\n", qm.engine.execute).exit_code == 0
+        with qm.session(appl_name="watcher"):
+            conn = inquire(qm, mq.MQCMD_INQUIRE_CONNECTION, StringFilter(mq.MQCACH_CHANNEL_NAME, mq.MQCFOP_EQUAL, "DEV.APP.SVRCONN"))
+            assert [(a.comp_code, a.reason) for a in conn] == [(mq.MQCC_FAILED, mq.MQRCCF_NONE_FOUND), (mq.MQCC_FAILED, mq.MQRCCF_COMMAND_FAILED)]
+            assert run(qm.engine, "DISPLAY CONN(*) WHERE(CHANNEL EQ 'DEV.APP.SVRCONN')") == ["No connection matches."]
+        channels = inquire(qm, mq.MQCMD_INQUIRE_CHANNEL_STATUS, String(mq.MQCACH_CHANNEL_NAME, "*"),
+                           StringFilter(mq.MQCACH_CONNECTION_NAME, mq.MQCFOP_LIKE, "b.*"))
+        assert channels[0].reason == mq.MQRCCF_CHL_STATUS_NOT_FOUND
+        queues = inquire(qm, mq.MQCMD_INQUIRE_Q_STATUS, String(mq.MQCA_Q_NAME, "W.*"), IntegerFilter(mq.MQIA_CURRENT_Q_DEPTH, mq.MQCFOP_GREATER, 100))
+        assert [(a.comp_code, a.reason, a.parameters) for a in queues] == [(mq.MQCC_OK, 0, ())]
+        assert run(qm.engine, "DISPLAY QSTATUS(W.*) WHERE(CURDEPTH GT 100)") == []

@@ -5,8 +5,11 @@ Connection, and MQSC DISPLAY QSTATUS ... WHERE): one MQCFIF or MQCFSF filter on 
 A filter may name a field the inquiry was not asked to show (in PCF: MQSC's DISPLAY ... WHERE asks for the field it
 tests, as runmqsc shows it): the handler runs once with every field to decide which instances pass, and once as asked
 to answer them; both list the same instances in the same order.  An instance without the field (XMITQ of a
-server-connection channel) does not pass.  When none passes, the answer is a success without data (chosen: runmqsc then prints only
-the command, as for a status inquiry that finds instances none of which is wanted; recorded in commands.tsv).
+server-connection channel) does not pass.  When none passes, the connection, channel, listener and service status
+inquiries answer as when there is no instance at all (MQRCCF_NONE_FOUND, MQRCCF_CHL_STATUS_NOT_FOUND, ...: their reason says
+that no instance matched; a published client that counts connections with DISPLAY CONN(*) WHERE(...) over runCommand
+reads 2/3008 as none); the queue, topic and subscription status inquiries, whose not-found reasons name a missing
+object that does exist, answer a success without data (chosen; recorded in commands.tsv).
 """
 
 from __future__ import annotations
@@ -26,6 +29,13 @@ class FilteredParse(Protocol):
 
 
 _P = TypeVar("_P", bound=FilteredParse)
+# What an inquiry answers when its filter passes no instance (commands.tsv, the @filter rows): its own "none found".
+_NONE_PASSES = {
+    mq.MQCMD_INQUIRE_CONNECTION: mq.MQRCCF_NONE_FOUND,
+    mq.MQCMD_INQUIRE_CHANNEL_STATUS: mq.MQRCCF_CHL_STATUS_NOT_FOUND,
+    mq.MQCMD_INQUIRE_LISTENER_STATUS: mq.MQRCCF_LSTR_STATUS_NOT_FOUND,
+    mq.MQCMD_INQUIRE_SERVICE_STATUS: mq.MQRCCF_SERV_STATUS_NOT_FOUND,
+}
 
 
 def run_filtered(handler: Callable[[Message, _P], list[Message]], command: Message, parsed: _P, selector: int | None) -> list[Message]:
@@ -50,7 +60,10 @@ def run_filtered(handler: Callable[[Message, _P], list[Message]], command: Messa
         if len(full) != len(shown):  # (cannot happen with these handlers: then judge what was shown)
             full = shown
     kept = [answer for judged, answer in zip(full, shown, strict=True) if passes(judged, wanted)]
-    return responses.numbered(kept) if kept else responses.success(command)
+    if kept:
+        return responses.numbered(kept)
+    reason = _NONE_PASSES.get(command.command)
+    return responses.success(command) if reason is None else responses.error_responses(command, reason)
 
 
 def passes(answer: Message, wanted: IntegerFilter | StringFilter) -> bool:
