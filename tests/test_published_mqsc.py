@@ -79,3 +79,14 @@ def test_display_qmgr_event_lists_the_event_switches_a_compliance_check_reads() 
     # runCommandJSON with responseParameters ["event"], as a REST client asks it
     reply = run_json(engine, command="DISPLAY", qualifier="QMGR", responseParameters=["event"])
     assert reply["commandResponse"][0]["parameters"]["authorev"] == "ENABLED"
+
+
+def test_display_clusqmgr_takes_channel_and_display_channel_filters_on_chltype() -> None:
+    """IBM's Ansible collection asks DISPLAY CLUSQMGR(MQ07) CHANNEL(TO.MQ07) (a syntax error here before); IBM's DISPLAY
+    CHANNEL allows WHERE on CHLTYPE unless CHLTYPE (TYPE) also selects the channels."""
+    engine = open_engine(None)
+    assert mqsc.run("DISPLAY CLUSQMGR('MQ07') CHANNEL('TO.MQ07')", engine.execute).lines == ["AMQ8147E: IBM MQ object MQ07 not found."]
+    assert render_command(mqsc.parse("DIS CLUSQMGR(*) CHANNEL(TO.*) CLUSTER(C1)").message) == "DISPLAY CLUSQMGR(*) CHANNEL(TO.*) CLUSTER(C1)"
+    lines = mqsc.run("DISPLAY CHANNEL(*) WHERE(CHLTYPE EQ SVRCONN)", engine.execute).lines
+    assert [line.split()[0] for line in lines if "CHANNEL(" in line] == ["CHANNEL(SYSTEM.AUTO.SVRCONN)", "CHANNEL(SYSTEM.DEF.SVRCONN)"]
+    assert mqsc.run("DISPLAY CHANNEL(*) TYPE(SDR) WHERE(CHLTYPE EQ SVRCONN)", engine.execute).lines[0].startswith("AMQ8405I")

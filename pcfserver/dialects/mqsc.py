@@ -180,6 +180,7 @@ class Options:
     type_parameter: int = mq.MQIA_Q_TYPE  # @type=P - the parameter the row's qtype column is sent in
     unnamed: bool = False  # @unnamed - the object's name may be left out (DELETE SUB SUBID(...))
     brief: bool = False  # a generic name with no attribute named shows the name (and sort) only (BRIEF option)
+    filterable: dict[str, Attr] | None = None  # what WHERE may test: the selectors and the kind's sort (CHLTYPE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +260,11 @@ def options_of(command: str) -> Options:
             flags.add(getattr(mq, option))
     for keyword in excluded:
         attributes.pop(keyword, None)
-    return Options(keyed, frozenset(flags), attributes, selectors, where, shows, type_parameter, unnamed, brief)
+    filterable = selectors
+    kind = kinds.kind_of_command(row.pcf) if row.pcf is not None else None
+    if selectors is not None and kind is not None and kind.subtype:  # WHERE(CHLTYPE EQ SVRCONN): IBM DISPLAY CHANNEL
+        filterable = {**selectors, **{k: a for k, a in vocab.table(kind.key).items() if a.parameter == kind.subtype}}
+    return Options(keyed, frozenset(flags), attributes, selectors, where, shows, type_parameter, unnamed, brief, filterable)
 
 
 # ---------------------------------------------------------------------------------- parsing
@@ -423,9 +428,9 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
                 continue
             raise _error(f"{keyword} is not valid here", text, item.end, keyword)
         if keyword == "WHERE" and options.where:
-            assert options.selectors is not None
+            assert options.filterable is not None
             note(-1, item)
-            filters.append(_filter(item, options.selectors, text))
+            filters.append(_filter(item, options.filterable, text))
             continue
         if keyword in options.keyed:
             parameter, is_required = options.keyed[keyword]
@@ -495,6 +500,8 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
         chosen = (*chosen, *(p for s in chosen for p in shared.get(s, {}).values() if p not in chosen))
         if chosen or brief:
             head.append(IntegerList(parameter, chosen))
+    if filters and filters[0].parameter in seen:  # IBM: not CHLTYPE in WHERE when it also selects (TYPE(SDR))
+        raise _error(f"WHERE cannot test {seen[filters[0].parameter].keyword}, which selects", text, len(text), "WHERE")
     everything = (*head, *params, *filters)
     version = 3 if filters else 2 if any(isinstance(p, ByteString) for p in everything) else 1  # MQCFBS needs version 2
     return Message(command, everything, type=mq.MQCFT_COMMAND, version=version)

@@ -86,7 +86,11 @@ _NAME_PARAMETERS = (
 
 
 def object_name(command: Message) -> str:
-    """The object a command names, as typed (blanks trimmed)."""
+    """The object a command names, as typed (blanks trimmed): its first parameter when that names an object (the
+    command's own name leads it: DISPLAY CLUSQMGR(QM7) CHANNEL(TO.QM7) is about QM7), else the first name found."""
+    first = command.parameters[0] if command.parameters else None
+    if isinstance(first, String) and first.parameter in _NAME_PARAMETERS:
+        return first.value.rstrip()
     for parameter in _NAME_PARAMETERS:
         item = command.get(parameter)
         if isinstance(item, String):
