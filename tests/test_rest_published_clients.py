@@ -63,3 +63,21 @@ async def test_counting_a_channels_connections_reads_none_as_a_failed_display(se
         counted = (await run_text(client, "display conn(*) where (channel EQ 'DEV.APP.SVRCONN')")).json()
         assert (counted["overallCompletionCode"], counted["overallReasonCode"]) == (mq.MQCC_FAILED, mq.MQRCCF_COMMAND_FAILED)
         assert counted["commandResponse"][0]["reasonCode"] == mq.MQRCCF_NONE_FOUND
+
+
+async def test_the_installation_answers_as_ibm_documents_it(server: Server) -> None:
+    """An MCP server and IBM's Node-RED node read GET /admin/installation: name, version and platform, the installation
+    path only inside the extended object asked for; the version is the queue manager's VERSION; another name is 404."""
+    async with server.client() as client:
+        plain = (await client.get("/ibmmq/rest/v2/admin/installation")).json()["installation"][0]
+        assert set(plain) == {"name", "version", "platform"}
+        vrmf = (await run_json(client, command="display", qualifier="qmgr", responseParameters=["version"])).json()
+        digits = vrmf["commandResponse"][0]["parameters"]["version"]
+        assert plain["version"] == ".".join(str(int(digits[i : i + 2])) for i in range(0, 8, 2))
+        every = (await client.get("/ibmmq/rest/v1/admin/installation/Installation1", params={"attributes": "*"})).json()
+        assert set(every["installation"][0]["extended"]) == {"level", "operatingSystem", "description", "installationPath", "dataPath"}
+        some = (await client.get("/ibmmq/rest/v3/admin/installation", params={"attributes": "extended.installationPath"})).json()
+        assert some["installation"][0]["extended"] == {"installationPath": "/opt/mqm"}
+        other = await client.get("/ibmmq/rest/v2/admin/installation/Installation2")
+        assert (other.status_code, other.json()["error"][0]["msgId"]) == (404, "PCFS0025E")
+        assert (await client.get("/ibmmq/rest/v2/admin/installation", params={"attributes": "extended.nope"})).status_code == 400

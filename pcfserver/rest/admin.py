@@ -20,7 +20,6 @@ lines in ``message``; choices and their reasons are in ``formats/rest-admin.tsv`
 from __future__ import annotations
 
 import json
-import platform
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -34,16 +33,15 @@ from pcfserver.dialects import CommandSyntaxError, keyword_parameter, keyword_va
 from pcfserver.dialects.keywords import is_string_parameter
 from pcfserver.dialects.outcome import Execute, failure
 from pcfserver.dialects.tables import STATUS_COMMANDS, vocabulary
-from pcfserver.rest import gateway, qmgr_resource, queue_resource
+from pcfserver.rest import gateway, installation_resource, qmgr_resource, queue_resource
 from pcfserver.rest.http import CSRF_HEADER, Request, Response, error, json_response
 from pcfserver.tables import read_table
 
-VERSION = "9.4.0.0"  # the MQ level whose REST API this server answers as (formats/rest-admin.tsv)
 _MQSC = re.compile(r"/ibmmq/rest/v([123])/admin/action/qmgr/([^/]+)/mqsc")
 # A trailing slash is the URL without it (JAX-RS matching, which mqweb's Liberty uses; published clients build
 # .../admin/qmgr/${name ?? ''}): formats/rest-admin.tsv, trailing_slash.
 _QMGR = re.compile(r"/ibmmq/rest/v([123])/admin/qmgr(?:/([^/]+))?/?")
-_INSTALLATION = re.compile(r"/ibmmq/rest/v([123])/admin/installation(?:/[^/]+)?/?")
+_INSTALLATION = re.compile(r"/ibmmq/rest/v([123])/admin/installation(?:/([^/]+))?/?")
 _DISPLAY_ONLY = re.compile(r"\s*(DISPLAY|DIS|DISP|DISPL|DISPLA|PING)\b", re.IGNORECASE)
 _SPECIAL = re.compile(r"\s*(?:DISPLAY|DIS)\s+(QMSTATUS|CMDSERV)\b(.*)\Z", re.IGNORECASE | re.DOTALL)
 _TABLES = {
@@ -132,16 +130,11 @@ class AdminApi:
                 answer = json_response(200, {"qmgr": [{"name": routed, "state": "running"}]})
                 return AdminOperation(lambda execute: answer, False, "qmgr", target=routed)
             return json_response(200, {"qmgr": [{"name": self.qmgr_name, "state": "running"}]})
-        if _INSTALLATION.fullmatch(path) is not None:
+        found = _INSTALLATION.fullmatch(path)
+        if found is not None:
             if method != "GET":
                 return error("method_not_allowed", method, path, extra=(("Allow", "GET"),))
-            item = {
-                "name": _choices()["installation_name"],
-                "version": VERSION,
-                "platform": "unix" if platform.system() != "Windows" else "windows",
-                "installationPath": _choices()["installation_path"],
-            }
-            return json_response(200, {"installation": [item]})
+            return installation_resource.answer(unquote(found.group(2)) if found.group(2) else None, request.query)
         found = queue_resource.PATH.fullmatch(path)
         if found is not None:
             qmgr = unquote(found.group(1))
