@@ -5,21 +5,11 @@ IBM's Node-RED nodes and an MCP server ask for .../admin/qmgr/ and .../installat
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-import trio
-
 from pcfserver import mq
-from tests.test_rest_admin import CSRF, Server, run_json, run_text, start
+from tests import test_rest_admin
+from tests.test_rest_admin import CSRF, Server, run_json, run_text
 
-
-@pytest.fixture
-async def server(nursery: trio.Nursery, tmp_path: Path) -> AsyncIterator[Server]:
-    served = await start(nursery, tmp_path)
-    yield served
-    served.service.shutdown()
+server = test_rest_admin.open_server  # the admin tests' server (no users), under the name these tests use
 
 
 async def test_a_trailing_slash_is_the_resource_without_it(server: Server) -> None:
