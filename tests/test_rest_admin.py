@@ -504,3 +504,24 @@ async def test_the_rest_conformance_group_passes_against_this_server(nursery: tr
     assert sum(not r.passed for r in wrong) >= 6
     assert any("status 401" in p for r in wrong for p in r.problems)
     server.service.shutdown()
+
+
+async def test_a_user_granted_get_and_put_takes_messages_and_leaves_non_text_ones(secured: Server) -> None:
+    """IBM: the messaging API receives 'destructively under sync-point and any unhandled messages are left on the
+    queue', so a DELETE needs GET authority, not BROWSE as well (a user granted PUT and GET only got 2035 before)."""
+    url = "/ibmmq/rest/v2/messaging/qmgr/QM1/queue/APP.GP/message"
+    async with secured.client() as client:
+        for text in ("DEFINE QLOCAL(APP.GP)", "SET AUTHREC PROFILE('APP.GP') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(PUT,GET)"):
+            assert (await run_text(client, text, auth=basic("admin"))).json()["overallCompletionCode"] == 0
+        put = await client.post(url, content=b"take me", headers={**CSRF, "Content-Type": "text/plain"}, auth=basic("app"))
+        assert put.status_code == 201
+        got = await client.delete(url, headers=CSRF, auth=basic("app"))
+        assert (got.status_code, got.text) == (200, "take me")
+        # a message that is not text stays on the queue for this user too (the engine's own put, a binary format)
+        engine = secured.service.committer.engine
+        layer = engine.messaging
+        engine.execute_operation(lambda: layer.put(None, "APP.GP", b"\x00\x01binary", format="MQADMIN "))
+        refused = await client.delete(url, headers=CSRF, auth=basic("app"))
+        assert (refused.status_code, refused.json()["error"][0]["reasonCode"]) == (500, mq.MQRC_FORMAT_ERROR)
+        depth = (await run_text(client, "DISPLAY QLOCAL(APP.GP) CURDEPTH", auth=basic("admin"))).json()
+        assert "CURDEPTH(1)" in " ".join(depth["commandResponse"][0]["text"])

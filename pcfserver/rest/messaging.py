@@ -404,13 +404,10 @@ def _get(queue: str, version: int, query: dict[str, str], *, browse: bool, qmgr:
     wait = _int_param(query, "wait", 0, MAX_WAIT_MS) / 1000
 
     def run(layer: MessageLayer, session: SessionState) -> tuple[MessageDescriptor, bytes]:
-        if browse or session.identity is not None:
-            # A signed-in user's get looks at the message first, so it needs browse authority too.
-            md, text = layer.get(session, queue, browse=True, first=True, msg_id=msg_id, correl_id=correl_id, convert=_text)
-            if not browse:
-                md, _ = layer.get(session, queue, msg_id=md.msg_id, correl_id=correl_id)
-            return md, text
-        # The same answer in one get: the text is made before the message is taken.
+        if browse:
+            return layer.get(session, queue, browse=True, first=True, msg_id=msg_id, correl_id=correl_id, convert=_text)
+        # One get: the text is made before the message is taken, so a message that is not text stays on the queue, as
+        # IBM's syncpoint get leaves it; it needs GET authority only, as on IBM (formats/rest-messaging.tsv).
         return layer.get(session, queue, msg_id=msg_id, correl_id=correl_id, convert=_text)
 
     def respond(result: tuple[MessageDescriptor, bytes] | MQIError) -> Response:
