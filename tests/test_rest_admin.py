@@ -320,7 +320,7 @@ async def test_login_tokens_and_logouts_outlive_a_restart(tmp_path: Path) -> Non
         server = await start(nursery, tmp_path)
         async with server.client() as client:
             who = await client.get("/ibmmq/rest/v1/login", headers={"Cookie": f"LtpaToken2={kept}"})
-            assert who.status_code == 200 and who.json()["user"][0]["authenticationMechanism"] == "ltpaToken"
+            assert who.status_code == 200 and who.json()["user"][0]["authenticationMechanism"] == "form"
             assert (await run_text(client, "DISPLAY QMGR", headers={**CSRF, "Cookie": f"LtpaToken2={ended}"})).status_code == 401
         server.service.shutdown()
     server.service.committer.engine.close()
@@ -525,3 +525,32 @@ async def test_a_user_granted_get_and_put_takes_messages_and_leaves_non_text_one
         assert (refused.status_code, refused.json()["error"][0]["reasonCode"]) == (500, mq.MQRC_FORMAT_ERROR)
         depth = (await run_text(client, "DISPLAY QLOCAL(APP.GP) CURDEPTH", auth=basic("admin"))).json()
         assert "CURDEPTH(1)" in " ".join(depth["commandResponse"][0]["text"])
+
+
+async def test_a_token_asked_for_over_https_is_refused_over_http(nursery: trio.Nursery, tmp_path: Path) -> None:
+    """IBM (Configuring the LTPA token): a token issued for an HTTPS request is not accepted over HTTP by default; its
+    cookie is Secure.  A token asked for over HTTP works there.  GET /login names the mechanism in IBM's words, and
+    DELETE /login without the CSRF header is 401 as IBM's logout page says."""
+    add_user(tmp_path, "admin", "MQWebAdmin")
+    server = await start(nursery, tmp_path, https_port=0)
+    cert = tmp_path / "server-cert.pem"
+    context = ssl.create_default_context(cafile=str(cert))
+    login = {"username": "admin", "password": "admin-pw"}
+    async with httpx.AsyncClient(base_url=f"https://localhost:{server.https}", verify=context, timeout=20) as secure:
+        issued = await secure.post("/ibmmq/rest/v2/login", json=login, headers=CSRF)
+        assert issued.status_code == 204 and "; Secure" in issued.headers["set-cookie"]
+        token = issued.cookies["LtpaToken2"]
+        who = (await secure.get("/ibmmq/rest/v2/login")).json()["user"][0]
+        assert (who["name"], who["authenticationMechanism"]) == ("admin", "form")
+        secure.cookies.clear()
+        basic_who = (await secure.get("/ibmmq/rest/v2/login", auth=basic("admin"))).json()["user"][0]
+        assert basic_who["authenticationMechanism"] == "basic"
+    async with server.client() as plain:
+        refused = await plain.get("/ibmmq/rest/v2/admin/qmgr", headers={"Cookie": f"LtpaToken2={token}"})
+        assert refused.status_code == 401
+        own = await plain.post("/ibmmq/rest/v2/login", json=login, headers=CSRF)
+        assert own.status_code == 204 and "; Secure" not in own.headers["set-cookie"]
+        assert (await plain.get("/ibmmq/rest/v2/admin/qmgr")).status_code == 200
+        assert (await plain.delete("/ibmmq/rest/v2/login")).status_code == 401  # no CSRF header
+        assert (await plain.delete("/ibmmq/rest/v2/login", headers=CSRF)).status_code == 204
+    server.service.shutdown()

@@ -139,7 +139,7 @@ class ConsoleApp:
                 "The user name or password is not correct."
             )
             return web.page(guest, "login.html", 401, next=target, failed=text, open_access=False)
-        token = self.auth.issue(user, peer)
+        token = self.auth.issue(user, peer, secure=secure)
         return web.redirect(target, (("Set-Cookie", self.auth.cookie(token, secure)),))
 
     # -- who may do what -------------------------------------------------------------------------

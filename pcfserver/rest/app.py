@@ -63,8 +63,8 @@ class RestApp:
         if login:
             if method == "GET":
                 return self.auth.whoami(principal)
-            if request.header(CSRF_HEADER) is None:
-                return error("csrf_missing", CSRF_HEADER)
+            if request.header(CSRF_HEADER) is None:  # IBM's DELETE /login: 401 when the CSRF header is missing
+                return error("not_authenticated", extra=(("WWW-Authenticate", 'Basic realm="pcfserver"'),))
             return self.auth.logout(request)
         if self.admin.matches(path):
             answer = self.admin.handle(request)

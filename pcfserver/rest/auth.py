@@ -76,6 +76,10 @@ class _Token:
     expires: float
 
 
+# The mark of a token issued over HTTPS (token_urlsafe never writes a period).
+SECURE_TOKEN = "s."
+
+
 @dataclass(slots=True)
 class Authenticator:
     """Checks credentials against the users of a data directory, whose store also keeps the login
@@ -167,6 +171,9 @@ class Authenticator:
                 found = self._password_user(name, password, peer, "basic")
                 return found if isinstance(found, Response) else Principal(found, "basic")
         token = self._cookie(request)
+        if token is not None and token.startswith(SECURE_TOKEN) and not request.secure:
+            # issued over HTTPS, presented over HTTP: refused, as mqweb's default secureLTPA (rest-admin.tsv ltpa_over_http)
+            return error("not_authenticated", extra=(("WWW-Authenticate", 'Basic realm="pcfserver"'),))
         if token is not None:
             entry = self._tokens.get(token)
             if entry is None:  # made before a restart, or not a token at all
@@ -197,13 +204,15 @@ class Authenticator:
         found = self._password_user(body["username"], body["password"], peer, "login")
         if isinstance(found, Response):
             return found
-        return Response(204, (("Set-Cookie", self.cookie(self.issue(found, peer), self.secure_cookie)),))
+        secure = request.secure or self.secure_cookie
+        return Response(204, (("Set-Cookie", self.cookie(self.issue(found, peer, secure=request.secure), secure)),))
 
-    def issue(self, user: User, peer: str) -> str:
-        """A new login token for ``user`` (durable before it is handed out)."""
+    def issue(self, user: User, peer: str, *, secure: bool = False) -> str:
+        """A new login token for ``user`` (durable before it is handed out); ``secure``: asked for over HTTPS, so
+        only HTTPS requests may present it."""
         assert self.users is not None
         self._expire()
-        token = secrets.token_urlsafe(32)
+        token = (SECURE_TOKEN if secure else "") + secrets.token_urlsafe(32)
         now = self.wall()
         self.users.add_token(token, user.name, now + self.token_lifetime, now)  # durable before the answer
         self._tokens[token] = _Token(user.name, now + self.token_lifetime)
@@ -239,9 +248,10 @@ class Authenticator:
     def whoami(principal: Principal | None) -> Response:
         """``GET /login``: the user, how they authenticated and their roles (IBM's shape)."""
         if principal is None:
-            body: dict[str, object] = {"user": [{"name": "", "role": [ADMIN], "authenticationMechanism": "none"}]}
+            body: dict[str, object] = {"user": [{"name": "", "role": [ADMIN], "authenticationMechanism": "noSecurity"}]}
         else:
-            mechanism = {"basic": "basicAuth", "token": "ltpaToken", "certificate": "clientCertificate"}[principal.method]
+            # IBM's words (GET /login, 9.0): form (the token a login gave), basic, clientCertificate, noSecurity
+            mechanism = {"basic": "basic", "token": "form", "certificate": "clientCertificate"}[principal.method]
             body = {"user": [{"name": principal.user.name, "role": sorted(principal.user.roles), "authenticationMechanism": mechanism}]}
         return Response(200, (("Content-Type", JSON),), json.dumps(body).encode())
 

@@ -28,6 +28,7 @@ class Request:
     query: str = ""
     headers: tuple[tuple[str, str], ...] = ()
     body: bytes = b""
+    secure: bool = False  # it came over TLS (HTTPS)
 
     def header(self, name: str) -> str | None:
         """The first value of a header (``name`` in lower case), or None."""
@@ -59,6 +60,7 @@ class Response:
     status: int
     headers: tuple[tuple[str, str], ...] = ()
     body: bytes = b""
+    secure: bool = False  # it came over TLS (HTTPS)
 
     def header(self, name: str) -> str | None:
         for key, value in self.headers:

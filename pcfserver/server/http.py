@@ -390,7 +390,9 @@ class HttpServer:
             if scope_timer.cancelled_caught:
                 return error("body_timeout", f"{cfg.read_timeout:g}"), None, ""
         path = scope.get("raw_path") or scope["path"].encode("utf-8")
-        request = Request(scope["method"], path.decode("latin-1"), scope.get("query_string", b"").decode("latin-1"), headers, bytes(body))
+        request = Request(
+            scope["method"], path.decode("latin-1"), scope.get("query_string", b"").decode("latin-1"), headers, bytes(body), self.ssl_context is not None
+        )
         if request.path.startswith(CONSOLE_PREFIX):
             shown = self.console.handle(request, peer, scope.get("state", {}).get("certificate_user"), secure=self.ssl_context is not None)
             if isinstance(shown, Response):
