@@ -71,3 +71,20 @@ async def test_the_installation_answers_as_ibm_documents_it(server: Server) -> N
         other = await client.get("/ibmmq/rest/v2/admin/installation/Installation2")
         assert (other.status_code, other.json()["error"][0]["msgId"]) == (404, "PCFS0025E")
         assert (await client.get("/ibmmq/rest/v2/admin/installation", params={"attributes": "extended.nope"})).status_code == 400
+
+
+async def test_ibms_set_policy_example_gets_runmqscs_answer_and_one_id_has_one_text(server: Server) -> None:
+    """IBM's runCommandJSON page shows SET POLICY with list-valued SIGNER and RECIP: an object type this server does not
+    keep (AMS policies) is answered as runmqsc would, a syntax error with 3008, not a 400 of the API's own.  MQWB0009E
+    reads the same from the messaging and the administrative API."""
+    async with server.client() as client:
+        policy = await run_json(client, command="set", qualifier="policy", name="POL.Q1",
+                                parameters={"signer": ["CN=Alice", "CN=Bob"], "recip": ["CN=User1"], "encalg": "RC2", "signalg": "SHA256"})
+        assert policy.status_code == 200
+        item = policy.json()["commandResponse"][0]
+        assert (item["completionCode"], item["reasonCode"], item["message"][0][:8]) == (2, mq.MQRCCF_COMMAND_FAILED, "AMQ8405I")
+        messaging = await client.post("/ibmmq/rest/v2/messaging/qmgr/QMX/queue/Q1/message", content=b"x",
+                                      headers={**CSRF, "Content-Type": "text/plain"})
+        admin = await client.get("/ibmmq/rest/v2/admin/qmgr/QMX")
+        texts = [(r.status_code, r.json()["error"][0]["msgId"], r.json()["error"][0]["message"]) for r in (messaging, admin)]
+        assert texts == [(404, "MQWB0009E", "MQWB0009E: Could not query the queue manager 'QMX'.")] * 2
