@@ -142,8 +142,10 @@ async def test_processes_and_namelists_over_run_command_json_and_run_command(ope
         assert missing["overallCompletionCode"] == 2 and missing["commandResponse"][0]["reasonCode"] == mq.MQRC_UNKNOWN_OBJECT_NAME
         text = (await run_text(client, "DEFINE PROCESS(TEXT.P) APPLICID('x')")).json()
         assert text["commandResponse"][0]["text"] == ["AMQ8010I: IBM MQ process created."]
-        lines = (await run_text(client, "DISPLAY NAMELIST(*)")).json()["commandResponse"][0]["text"]
-        assert lines[0] == "AMQ8550I: Display namelist details." and any("NAMELIST(CLUS.NL)" in line for line in lines)
+        shown = (await run_text(client, "DISPLAY NAMELIST(*)")).json()["commandResponse"]
+        texts = [item["text"] for item in shown]  # one string per namelist, as mqweb answers a display
+        assert all(len(text) == 1 and text[0].startswith("AMQ8550I: Display namelist details.   NAMELIST(") for text in texts)
+        assert any("NAMELIST(CLUS.NL)" in text[0] for text in texts)
         for qualifier, name in (("process", "TRIG.P"), ("process", "TEXT.P"), ("namelist", "CLUS.NL")):
             gone = await run_json(client, command="delete", qualifier=qualifier, name=name)
             assert gone.json()["overallCompletionCode"] == 0

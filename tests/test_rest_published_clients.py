@@ -5,7 +5,12 @@ IBM's Node-RED nodes and an MCP server ask for .../admin/qmgr/ and .../installat
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from pcfserver import mq
+from pcfserver.dialects import mqsc
+from pcfserver.engine import open_engine
 from tests import test_rest_admin
 from tests.test_rest_admin import CSRF, Server, run_json, run_text
 
@@ -88,3 +93,41 @@ async def test_ibms_set_policy_example_gets_runmqscs_answer_and_one_id_has_one_t
         admin = await client.get("/ibmmq/rest/v2/admin/qmgr/QMX")
         texts = [(r.status_code, r.json()["error"][0]["msgId"], r.json()["error"][0]["message"]) for r in (messaging, admin)]
         assert texts == [(404, "MQWB0009E", "MQWB0009E: Could not query the queue manager 'QMX'.")] * 2
+
+
+async def test_run_command_answers_a_display_as_one_string_per_object(server: Server) -> None:
+    """Clients written against IBM MQ (an MCP server's runmqsc tool prints text[0] of each item; an adapter parses
+    'AMQ8409I: Display Queue details.   QUEUE(DEV.QUEUE.1)   TYPE(QLOCAL)...' as one line) read a display's item as one
+    string, its lines run together, as mqweb answers; other answers keep their lines."""
+    async with server.client() as client:
+        assert (await run_text(client, "DEFINE QLOCAL(ONE.STRING) MAXDEPTH(7) DESCR('read as one')")).json()["overallCompletionCode"] == 0
+        shown = (await run_text(client, "DISPLAY QLOCAL(ONE.STRING) MAXDEPTH DESCR")).json()["commandResponse"]
+        [text] = shown[0]["text"]
+        assert text.startswith("AMQ8409I: Display Queue details.   QUEUE(ONE.STRING)") and "MAXDEPTH(7)" in text
+        assert "DESCR(read as one)" in text and "\n" not in text
+        failed = (await run_text(client, "DISPLAY QLOCAL(ONE.STRING) BADWORD")).json()["commandResponse"][0]["text"]
+        assert failed[0].startswith("AMQ8405I") and len(failed) == 2  # the message and the command segment
+
+
+def test_console_over_rest_lays_a_joined_display_out_again() -> None:
+    """pcfserver console --rest prints runmqsc's lines: a display's one string is laid out again in the same columns
+    (lists one name a line included); CHLAUTH and SUBID lines, which runmqsc lays out by rules of their own, are the
+    known exceptions."""
+    engine = open_engine(None)
+    for text in ("DEFINE NAMELIST(NL) NAMES(A,B,C)", "DEFINE QLOCAL(Q.ODD) DESCR('a (b) c   D(x)')"):
+        mqsc.run(text, engine.execute)
+    checked = 0
+    for text in ("DISPLAY QLOCAL(*) ALL", "DISPLAY CHANNEL(*) ALL", "DISPLAY QMGR", "DISPLAY NAMELIST(*) ALL", "DISPLAY TOPIC(*) ALL",
+                 "DISPLAY QSTATUS(*) ALL", "DISPLAY LISTENER(*) ALL", "DISPLAY COMMINFO(*) ALL", "DISPLAY QLOCAL(NOPE)", "NOT A COMMAND"):
+        for block in mqsc.run(text, engine.execute).blocks:
+            joined = mqsc.command_text(block.lines)
+            assert [line for t in joined for line in mqsc.display_lines(t)] == list(block.lines), text
+            checked += 1
+    assert checked > 100
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*"AMQ8409I: Display.() ,'QUEUE", "   ", "   QUEUE(", "NAMES(A", "        ,B)"]), max_size=40).map("".join))
+def test_any_text_is_shown_never_raises(text: str) -> None:
+    lines = mqsc.display_lines(text)
+    assert lines and all(isinstance(line, str) for line in lines)

@@ -109,7 +109,10 @@ class RestMqsc:
             if not isinstance(items, list):
                 raise TypeError
             blocks = tuple(
-                Block(tuple(str(t) for t in item.get("text", [])), 0, int(item.get("completionCode", 0)), int(item.get("reasonCode", 0)))
+                Block(
+                    tuple(line for t in item.get("text", []) for line in mqsc.display_lines(str(t))),
+                    0, int(item.get("completionCode", 0)), int(item.get("reasonCode", 0)),
+                )
                 for item in items
             )
         except (ValueError, KeyError, TypeError, AttributeError):

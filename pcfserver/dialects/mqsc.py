@@ -759,6 +759,48 @@ def layout(entries: Sequence[str]) -> list[str]:
     return lines
 
 
+def command_text(lines: Sequence[str]) -> list[str]:
+    """runCommand's ``text`` for one answer: a display (its message and attribute lines, each after the indent) as one
+    string, the lines run together, as mqweb answers it (clients written against IBM MQ read ``text[0]`` as the whole
+    object: formats/rest-admin.tsv, run_command_text); anything else line by line."""
+    if len(lines) > 1 and all(line.startswith(INDENT) for line in lines[1:]):
+        return ["".join(lines)]
+    return list(lines)
+
+
+_DISPLAY_HEAD = re.compile(r"([^()]+?\.)(?=   [A-Z])")
+_ENTRY_WORD = re.compile(r" *([A-Z][A-Z0-9]*)(\()?")
+_LIST_BREAK = re.compile(r" {2,},")
+
+
+def display_lines(text: str) -> list[str]:
+    """runmqsc's lines of one ``command_text`` display (its entries laid out again); other text as it is."""
+    head = _DISPLAY_HEAD.match(text)
+    if head is None:
+        return [text]
+    entries: list[str] = []
+    i, n = head.end(), len(text)
+    while i < n:
+        found = _ENTRY_WORD.match(text, i)
+        if found is None or found.end() == i:
+            return [text]  # not entries as runmqsc writes them: shown as it came
+        i = found.end()
+        if not found.group(2):
+            entries.append(found.group(1))
+            continue
+        depth, j = 1, i
+        while j < n and depth:
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            j += 1
+        if depth:
+            return [text]
+        keyword, value = found.group(1), text[i : j - 1]
+        names = _LIST_BREAK.split(value)  # a list shown one name a line (NAMES): its continuation lines ran together
+        entries.append(f"{keyword}({value})" if len(names) < 2 else _list_entry(keyword, names))
+        i = j
+    return [head.group(1), *layout(entries)]
+
+
 def _display_value(parameter: int, value: AttrValue) -> str:
     if isinstance(value, str):
         return value.rstrip(" ") or " "

@@ -205,9 +205,9 @@ class AdminApi:
     def _run_command(self, text: str, execute: Execute) -> Response:
         special = self._special(text)
         if special is not None:
-            return _answer([(mq.MQCC_OK, mq.MQRC_NONE, {"text": special[1]})])
+            return _answer([(mq.MQCC_OK, mq.MQRC_NONE, {"text": mqsc.command_text(special[1])})])
         outcome = mqsc.run(mqsc.one_line(text).strip(), execute)
-        items: list[tuple[int, int, dict[str, object]]] = [(b.comp_code, b.reason, {"text": list(b.lines)}) for b in outcome.blocks]
+        items: list[tuple[int, int, dict[str, object]]] = [(b.comp_code, b.reason, {"text": mqsc.command_text(b.lines)}) for b in outcome.blocks]
         return _answer(items or [(mq.MQCC_OK, mq.MQRC_NONE, {"text": []})])
 
     def _run_json(self, text: str, execute: Execute, untyped: str | None = None) -> Response:
