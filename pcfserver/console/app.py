@@ -61,7 +61,7 @@ class ConsoleApp:
 
     # -- the request ---------------------------------------------------------------------------
 
-    def handle(self, request: Request, peer: str, certificate_user: str | None = None, *, secure: bool = False) -> Response | ConsoleRouted:
+    def handle(self, request: Request, peer: str, certificate_user: str | None = None) -> Response | ConsoleRouted:
         raw = request.path[len(PREFIX):] or "/"  # routes match the path as sent: a name's own "/" arrives as %2F
         path = unquote(raw)
         if path.startswith("/static/"):
@@ -69,7 +69,7 @@ class ConsoleApp:
         if path == "/":
             return web.redirect("/overview")
         if path == "/login":
-            return self._login(request, peer, secure)
+            return self._login(request, peer)
         principal = self.auth.authenticate(request, peer, certificate_user)
         if isinstance(principal, Response):
             if principal.status == 401 and self.auth.required:
@@ -80,7 +80,7 @@ class ConsoleApp:
         session_key = self.auth.token_of(request) if principal is not None else cookie(request, ANONYMOUS_COOKIE)
         if session_key is None:
             session_key = secrets.token_urlsafe(24)
-            anonymous_cookie = (("Set-Cookie", f"{ANONYMOUS_COOKIE}={session_key}; Path={PREFIX}; HttpOnly; SameSite=Strict" + ("; Secure" if secure else "")),)
+            anonymous_cookie = (("Set-Cookie", f"{ANONYMOUS_COOKIE}={session_key}; Path={PREFIX}; HttpOnly; SameSite=Strict" + ("; Secure" if request.secure else "")),)
         viewer = self._viewer(principal, session_key)
         if path == "/logout":
             if request.method != "POST":
@@ -116,7 +116,7 @@ class ConsoleApp:
 
     # -- sign in and out -----------------------------------------------------------------------
 
-    def _login(self, request: Request, peer: str, secure: bool) -> Response:
+    def _login(self, request: Request, peer: str) -> Response:
         query = parse_qs(request.query)
         target = (query.get("next") or [PREFIX + "/overview"])[0]
         if not target.startswith(PREFIX + "/") or target.startswith(PREFIX + "/login"):
@@ -139,8 +139,8 @@ class ConsoleApp:
                 "The user name or password is not correct."
             )
             return web.page(guest, "login.html", 401, next=target, failed=text, open_access=False)
-        token = self.auth.issue(user, peer, secure=secure)
-        return web.redirect(target, (("Set-Cookie", self.auth.cookie(token, secure)),))
+        token = self.auth.issue(user, peer, secure=request.secure)
+        return web.redirect(target, (("Set-Cookie", self.auth.cookie(token, request.secure)),))
 
     # -- who may do what -------------------------------------------------------------------------
 

@@ -261,8 +261,9 @@ class AuthorityRecords:
         """The union over the entities of what each may do to an object (its most specific matching profile); for a
         generic ``name``, what each one's record of that very profile grants."""
         out: set[int] = set()
+        generic = is_generic(name)
         for entity_type, entity in entities:
-            if is_generic(name):
+            if generic:
                 out |= self.records.get((name, object_type, entity_type, entity), frozenset())
                 continue
             found = self.deciding(entity_type, entity, object_type, name)

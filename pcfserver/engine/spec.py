@@ -466,12 +466,13 @@ def spec() -> Spec:
     for table_name in ("queue-status", *STATUS_TABLES):
         records[table_name] = {a.pid: a for a in (_object_attribute(_FILTER_ROW | row) for row in read_table(f"{table_name}-attributes.tsv"))}
     all_value = mq.MQIACF_ALL
+    qmgr_group_members = qmgr_groups()
     selectors = {
         "@queue-selectors": frozenset(
             [all_value, mq.MQCA_Q_NAME, mq.MQIA_Q_TYPE]
             + [a.pid for a in queue_attrs.values() if a.access != "command"]
         ),
-        "@qmgr-selectors": frozenset([all_value, *qmgr_attrs, *qmgr_groups()]),
+        "@qmgr-selectors": frozenset([all_value, *qmgr_attrs, *qmgr_group_members]),
         "@queue-status-selectors": frozenset([all_value, *(value_of(row["parameter"]) for row in read_table("queue-status-attributes.tsv"))]),
     }
     for kind, found in objects.items():
@@ -555,5 +556,5 @@ def spec() -> Spec:
         qmgr_reported=qmgr_reported,
         objects=objects,
         records=records,
-        qmgr_groups=qmgr_groups(),
+        qmgr_groups=qmgr_group_members,
     )

@@ -23,7 +23,6 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
 from typing import Any
 from urllib.parse import unquote
 
@@ -35,7 +34,6 @@ from pcfserver.dialects.outcome import Execute, failure
 from pcfserver.dialects.tables import STATUS_COMMANDS, vocabulary
 from pcfserver.rest import gateway, installation_resource, qmgr_resource, queue_resource
 from pcfserver.rest.http import CSRF_HEADER, Request, Response, error, json_response
-from pcfserver.tables import read_table
 
 _MQSC = re.compile(r"/ibmmq/rest/v([123])/admin/action/qmgr/([^/]+)/mqsc")
 # A trailing slash is the URL without it (JAX-RS matching, which mqweb's Liberty uses; published clients build
@@ -74,11 +72,6 @@ class AdminOperation:
     changes: bool  # whether it may change something (chooses the identity of a user with several roles)
     kind: str = ""  # for the log
     target: str = ""  # through the REST gateway: the queue manager it is for (empty: this one)
-
-
-@cache
-def _choices() -> dict[str, str]:
-    return {row["key"]: row["value"] for row in read_table("rest-admin.tsv")}
 
 
 class AdminApi:

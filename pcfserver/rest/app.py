@@ -41,13 +41,12 @@ class RestApp:
         clock: Callable[[], float],
         *,
         token_lifetime: float = TOKEN_LIFETIME,
-        secure_cookie: bool = False,
         started: str = "",
         gateway_default: bool = False,
     ) -> None:
         self.admin = AdminApi(qmgr_name, started, gateway_default=gateway_default)
         self.messaging = MessagingApi(qmgr_name)
-        self.auth = Authenticator(users, clock, token_lifetime=token_lifetime, secure_cookie=secure_cookie)
+        self.auth = Authenticator(users, clock, token_lifetime=token_lifetime)
 
     def handle(self, request: Request, peer: str, certificate_user: str | None = None) -> Response | Routed:
         path, method = request.path, request.method

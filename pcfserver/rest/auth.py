@@ -93,7 +93,6 @@ class Authenticator:
     wall: Callable[[], float] = time.time
     max_failures: int = 5
     window: float = 60.0
-    secure_cookie: bool = False
     _tokens: dict[str, _Token] = field(default_factory=dict)
     _failures: dict[str, deque[float]] = field(default_factory=dict)
     _checked: dict[tuple[str, bytes], int] = field(default_factory=dict)
@@ -204,8 +203,7 @@ class Authenticator:
         found = self._password_user(body["username"], body["password"], peer, "login")
         if isinstance(found, Response):
             return found
-        secure = request.secure or self.secure_cookie
-        return Response(204, (("Set-Cookie", self.cookie(self.issue(found, peer, secure=request.secure), secure)),))
+        return Response(204, (("Set-Cookie", self.cookie(self.issue(found, peer, secure=request.secure), request.secure)),))
 
     def issue(self, user: User, peer: str, *, secure: bool = False) -> str:
         """A new login token for ``user`` (durable before it is handed out); ``secure``: asked for over HTTPS, so

@@ -11,7 +11,7 @@ an integer with several names is as many booleans, each true for the value of it
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,9 +73,9 @@ def refusal(key: str, *inserts: object) -> Refused:
     return Refused(error(key, *inserts))
 
 
-def selection(text: str | None, fields: dict[str, Field], everything: tuple[str, ...], what: str, noun: str = "queue") -> list[str]:
-    """The JSON names a list of attributes= or status= items selects (a group, a dotted name or ``*``); an item that
-    names nothing of ``noun`` is refused."""
+def selection(text: str | None, fields: Collection[str], everything: tuple[str, ...], what: str, noun: str = "queue") -> list[str]:
+    """The JSON names (dotted, of ``fields``) a list of attributes= or status= items selects (a group, a dotted name or
+    ``*``); an item that names nothing of ``noun`` is refused."""
     if text is None:
         return []
     chosen: list[str] = []

@@ -60,7 +60,6 @@ class Response:
     status: int
     headers: tuple[tuple[str, str], ...] = ()
     body: bytes = b""
-    secure: bool = False  # it came over TLS (HTTPS)
 
     def header(self, name: str) -> str | None:
         for key, value in self.headers:

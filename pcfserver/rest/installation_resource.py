@@ -16,10 +16,12 @@ from urllib.parse import parse_qsl
 
 from pcfserver import mq
 from pcfserver.dialects.tables import qmgr_attributes
+from pcfserver.rest.fields import Refused, selection
 from pcfserver.rest.http import Response, error, json_response
 from pcfserver.tables import read_table
 
 EXTENDED = ("level", "operatingSystem", "description", "installationPath", "dataPath")
+_DOTTED = tuple(f"extended.{name}" for name in EXTENDED)
 
 
 @cache
@@ -53,13 +55,10 @@ def answer(name: str | None, query: str) -> Response:
     for key, value in parse_qsl(query, keep_blank_values=True):
         if key != "attributes":
             return error("bad_query", key, "used on the installation resource: it takes attributes")
-        for part in filter(None, (p.strip() for p in value.split(","))):
-            if part in ("*", "extended"):
-                wanted.extend(EXTENDED)
-            elif part.startswith("extended.") and part[len("extended.") :] in EXTENDED:
-                wanted.append(part[len("extended.") :])
-            else:
-                return error("bad_query", "attributes", f"{part!r}: extended, * or extended.name with a name of {', '.join(EXTENDED)}")
+        try:  # extended, * or extended.name, as the queue and queue manager resources read attributes= and status=
+            wanted += (n.partition(".")[2] for n in selection(value, _DOTTED, ("*", "extended"), "attributes", "known installation"))
+        except Refused as refused:
+            return refused.response
     if name is not None and name != installation:
         return error("installation_not_found", name, explanation=(installation,))
     item: dict[str, object] = {"name": installation, "version": version(), "platform": "unix" if platform.system() != "Windows" else "windows"}

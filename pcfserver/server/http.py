@@ -394,7 +394,7 @@ class HttpServer:
             scope["method"], path.decode("latin-1"), scope.get("query_string", b"").decode("latin-1"), headers, bytes(body), self.ssl_context is not None
         )
         if request.path.startswith(CONSOLE_PREFIX):
-            shown = self.console.handle(request, peer, scope.get("state", {}).get("certificate_user"), secure=self.ssl_context is not None)
+            shown = self.console.handle(request, peer, scope.get("state", {}).get("certificate_user"))
             if isinstance(shown, Response):
                 return shown, request, "console"
             return await self._run_console(shown), request, "console"

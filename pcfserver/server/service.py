@@ -87,7 +87,6 @@ class Service:
                 time.monotonic,
                 token_lifetime=config.token_lifetime,
                 gateway_default=config.rest_gateway_default,
-                secure_cookie=config.https_port is not None and config.http_port is None,
                 started=time.strftime("%Y-%m-%d %H.%M.%S"),
             )
             if web
