@@ -51,7 +51,7 @@ def test_chlauth_rules_show_as_allow_block_and_warn(served: Console) -> None:
     mqsc(served, "SET CHLAUTH('SEC.WARN') TYPE(ADDRESSMAP) ADDRESS('*') USERSRC(NOACCESS) WARN(YES)", AUTH)
     with served.client("admin", "adminpw") as client:
         page = client.get(PREFIX + "/security").text
-        table = page.split('id="chlauth-table"')[1]
+        table = page.split('id="chlauth-table"')[1].split("</table>")[0]
         rows = {row.split("</td>")[0].split(">")[-1] + "/" + row.split("<td>")[1].split("</td>")[0]: row for row in table.split("<tr>")[2:]}
         assert ">Allow<" in rows["SEC.APP/ADDRESSMAP"] and "ADDRESS(10.0.0.*)" in rows["SEC.APP/ADDRESSMAP"]
         assert ">Block<" in rows["SEC.APP/BLOCKUSER"] and "nobody" in rows["SEC.APP/BLOCKUSER"]
@@ -133,3 +133,19 @@ def test_an_mqwebuser_without_display_authority_sees_no_records(served: Console)
     with served.client("alice", "alicepw") as client:
         page = client.get(PREFIX + "/security").text
         assert "may not display the authority records" in page and 'id="authrec-table"' not in page
+
+
+def test_security_policies_show_as_display_policy_does(served: Console) -> None:
+    """The policies a SET POLICY made, a column per keyword of policy-attributes.tsv, values in MQSC's words; a user
+    without display authority on the queue manager sees none."""
+    mqsc(served, "SET POLICY(SEC.PAY) SIGNALG(SHA256) ENCALG(AES256) RECIP('CN=ledger,O=Bank') RECIP('CN=audit') TOLERATE KEYREUSE(50)", AUTH)
+    with served.client("reader", "readerpw") as client:
+        table = client.get(PREFIX + "/security").text.split('id="policy-table"')[1].split("</table>")[0]
+        headers = re.findall(r'<th scope="col">([A-Z]+)</th>', table)
+        assert headers == ["POLICY", "SIGNALG", "ENCALG", "SIGNER", "RECIP", "KEYREUSE", "TOLERATE"]
+        [row] = [r for r in table.split("<tr>") if "SEC.PAY" in r]
+        cells = re.findall(r"<td[^>]*>([^<]*)</td>", row)
+        assert cells == ["SEC.PAY", "SHA256", "AES256", "", "CN=ledger,O=Bank, CN=audit", "50", "TOLERATE"]
+    with served.client("alice", "alicepw") as client:
+        page = client.get(PREFIX + "/security").text
+        assert "may not display the security policies" in page and 'id="policy-table"' not in page

@@ -166,6 +166,29 @@ def chlauth_commands(execute: Execute) -> list[Message]:
     return out
 
 
+def policy_commands(execute: Execute) -> list[Message]:
+    """Set Policy for every Advanced Message Security policy, every attribute given (dmpmqcfg writes none: IBM's
+    dspmqspl -export does; a dump here recreates the whole queue manager, so its policies come too)."""
+    answer = execute(Message(mq.MQCMD_INQUIRE_PROT_POLICY, (String(mq.MQCA_POLICY_NAME, "*"),)))
+    failed = failure(answer)
+    if failed is not None and failed.reason == mq.MQRCCF_POLICY_NOT_FOUND:
+        return []
+    if failed is not None:
+        raise ExecuteError(f"the queue manager refused {mq.MQCMD_INQUIRE_PROT_POLICY}: reason {failed.reason}")
+    out: list[Message] = []
+    for response in answer:
+        params: list[Parameter] = []
+        for item in response.parameters:
+            if isinstance(item, String):
+                params.append(String(item.parameter, item.value.rstrip(" ")))
+            elif isinstance(item, StringList) and item.values:
+                params.append(StringList(item.parameter, tuple(v.rstrip(" ") for v in item.values)))
+            elif isinstance(item, Integer):
+                params.append(item)
+        out.append(Message(mq.MQCMD_CHANGE_PROT_POLICY, tuple(params)))
+    return out
+
+
 def _settable(qtype: int) -> list[Attr]:
     return [a for a in queue_attributes() if a.access == "set" and not a.zos and qtype in a.applies]
 
@@ -266,7 +289,7 @@ def dump(
         raise ValueError(f"dump writes mqsc or ibmi, not {dialect!r}")
     alter, creates = queue_commands(execute, all_attributes=all_attributes)
     objects = object_commands(execute, all_attributes=all_attributes)
-    records = authrec_commands(execute) + chlauth_commands(execute)
+    records = authrec_commands(execute) + chlauth_commands(execute) + policy_commands(execute)
     stamp = now() if now is not None else time.strftime("%Y-%m-%d %H.%M.%S")
     what = "every attribute" if all_attributes else "attributes that differ from the defaults"
     header = [f"pcfserver dump of queue manager {qmgr_name}".rstrip(), f"Generated {stamp}; {what}; REPLACE recreates each queue."]

@@ -123,6 +123,7 @@ _DISPLAY_TABLE = {
     mq.MQCMD_INQUIRE_ENTITY_AUTH: "entauth",
     **{k.command("INQUIRE"): k.key for k in kinds.kinds()},
     mq.MQCMD_INQUIRE_CHLAUTH_RECS: "chlauth",
+    mq.MQCMD_INQUIRE_PROT_POLICY: "policy",
     **{getattr(mq, command): table for command, table in STATUS_COMMANDS.items()},
 }
 # DEFINE ... LIKE(x): the Create command becomes its Copy, the LIKE name its source and the defined name its target.
@@ -149,6 +150,7 @@ _NAME_PARAMETERS = {
     "qmgr": mq.MQCA_Q_MGR_NAME,
     "authrec": mq.MQCACF_AUTH_PROFILE_NAME,
     "entauth": mq.MQCACF_ENTITY_NAME,
+    "policy": mq.MQCA_POLICY_NAME,
     **{k.key: k.name for k in kinds.kinds()},
     "chstatus": mq.MQCACH_CHANNEL_NAME,
     "lsstatus": mq.MQCACH_LISTENER_NAME,
@@ -160,7 +162,10 @@ _NAME_PARAMETERS = {
     "tpstatus": mq.MQCA_TOPIC_STRING,
     "sbstatus": mq.MQCACF_SUB_NAME,
 }
-_ATTRIBUTE_OPTIONS = {"@attributes": "queue", "@qmgr-attributes": "qmgr", **{f"@{t}-attributes": t for t in OBJECT_TABLES}}
+_ATTRIBUTE_OPTIONS = {"@attributes": "queue", "@qmgr-attributes": "qmgr", **{f"@{t}-attributes": t for t in (*OBJECT_TABLES, "policy")}}
+# Tables whose list attributes are named once per member (SET POLICY's SIGNER and RECIP, which IBM lets repeat) and
+# shown so, one entry a member (runmqsc's DISPLAY POLICY); a list in parentheses is read as well (runCommandJSON's arrays).
+_REPEATED_LISTS = frozenset(("policy",))
 _SELECTOR_OPTIONS = {"@selectors": "queue", "@status-selectors": "status", "@qmgr-selectors": "qmgr", **{f"@{t}-selectors": t for t in ORDERED_TABLES}}
 # An options word: the command takes ``(*)`` after its noun and ignores it (REFRESH SECURITY(*): every class).
 _ANY_NAME = "(*)"
@@ -402,6 +407,7 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
     copy = _COPIES.get(row.pcf)
     settable = {a.parameter for a in options.attributes.values()}
     groups = _group_words(row.pcf)
+    repeated: dict[int, list[str]] | None = {} if table_of_command(row.pcf) in _REPEATED_LISTS else None
 
     def note(parameter: int, item: Item) -> None:
         if parameter in seen:
@@ -458,6 +464,11 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
         attr = options.attributes.get(keyword)
         if attr is None:
             raise _error(f"{keyword} is not valid here", text, item.end, keyword)
+        if repeated is not None and attr.struct == "MQCFSL":
+            if not item.values:
+                raise _error(f"{item.keyword} needs a value in parentheses", text, item.end, item.keyword)
+            repeated.setdefault(attr.parameter, []).extend(token.text for token in item.values)
+            continue
         note(attr.parameter, item)
         if attr.struct == "MQCFSL":
             if item.values is None:
@@ -476,6 +487,7 @@ def _build(row: CommandRow, name: str, rest: Sequence[Item], text: str) -> Messa
             continue
         value = _attribute_value(attr, item, text)
         params.append(String(attr.parameter, value) if isinstance(value, str) else Integer(attr.parameter, value))
+    params.extend(StringList(parameter, tuple(values)) for parameter, values in (repeated or {}).items())
     for keyword, (parameter, is_required) in options.keyed.items():
         if is_required and parameter not in required:
             raise _error(f"{keyword} is required", text, len(text), keyword)
@@ -653,7 +665,10 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
             keyword = by_parameter.get(parameter)
             if keyword is None:
                 raise NotExpressible(f"{row.command} has no keyword for {names.parameter_name(parameter) or parameter}")
-            parts.append(f"{keyword}({','.join(quote(v.rstrip(), always=quote_all) for v in item.values)})")
+            if table in _REPEATED_LISTS:  # SIGNER('CN=A') SIGNER('CN=B'), as IBM writes them
+                parts.extend(f"{keyword}({quote(v.rstrip(), always=quote_all)})" for v in item.values)
+            else:
+                parts.append(f"{keyword}({','.join(quote(v.rstrip(), always=quote_all) for v in item.values)})")
             continue
         if isinstance(item, IntegerList) and (listed is None or parameter != listed[0]):
             keyword = by_parameter.get(parameter)
@@ -840,6 +855,9 @@ def display_entries(response: Message, table: str) -> list[str]:
             entry = f"{keyword}({_display_value(item.parameter, item.value)})"
         elif isinstance(item, ByteString):
             entry = f"{keyword}({item.value.hex().upper() or ' '})"
+        elif isinstance(item, StringList) and table in _REPEATED_LISTS:  # RECIP(CN=A) RECIP(CN=B): an entry each
+            rest.extend((item.parameter, f"{keyword}({_display_value(item.parameter, v)})") for v in item.values)
+            continue
         elif isinstance(item, StringList) and table in OBJECT_TABLES:
             entry = _list_entry(keyword, [_display_value(item.parameter, v) for v in item.values])
         elif isinstance(item, (IntegerList, StringList)):

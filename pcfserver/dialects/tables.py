@@ -29,8 +29,9 @@ QUEUE_TYPES: dict[str, int] = {"local": 1, "model": 2, "alias": 3, "remote": 6}
 OBJECT_TABLES = kinds.keys()
 # Tables shown in their own row order (authrec: the keywords of the AUTHREC commands, authrec-attributes.tsv;
 # entauth: those of DISPLAY ENTAUTH, entauth-attributes.tsv; chlauth: those of SET and DISPLAY CHLAUTH,
-# chlauth-attributes.tsv; the status tables of the operational commands).
-ORDERED_TABLES = (*OBJECT_TABLES, "authrec", "entauth", "chlauth", *STATUS_TABLES)
+# chlauth-attributes.tsv; policy: those of SET and DISPLAY POLICY, policy-attributes.tsv; the status tables of the
+# operational commands).
+ORDERED_TABLES = (*OBJECT_TABLES, "authrec", "entauth", "chlauth", "policy", *STATUS_TABLES)
 # The status inquiries of the operational commands and the status table each reports (formats/<table>-attributes.tsv).
 STATUS_COMMANDS = {
     "MQCMD_INQUIRE_CHANNEL_STATUS": "chstatus",
@@ -47,7 +48,8 @@ TABLES = ("queue", "qmgr", "status", *ORDERED_TABLES)
 
 
 def table_of_command(code: int) -> str:
-    """The attribute table of a PCF command's object: queue, qmgr, a kind's, authrec, entauth, chlauth or a status table."""
+    """The attribute table of a PCF command's object: queue, qmgr, a kind's, authrec, entauth, chlauth, policy or a status
+    table."""
     status = STATUS_COMMANDS.get(names.command_name(code) or "")
     if status is not None:
         return status
@@ -60,6 +62,8 @@ def table_of_command(code: int) -> str:
         return "authrec"
     if "CHLAUTH" in words:
         return "chlauth"
+    if "POLICY" in words:
+        return "policy"
     found = kinds.kind_of_command(code)
     return found.key if found else "queue"
 

@@ -32,7 +32,7 @@ from pcfserver.codec.model import (
     StringFilter,
     StringList,
 )
-from pcfserver.engine import audit, authrecs, chlauth, escape, move, objects, operations, queue_status, responses, status_filter
+from pcfserver.engine import audit, authrecs, chlauth, escape, move, objects, operations, policies, queue_status, responses, status_filter
 from pcfserver.engine.authority import AuthorityRecords, Identity, command_allowed, operation_allowed
 from pcfserver.engine.filters import GENERIC_NAME as _GENERIC_NAME
 from pcfserver.engine.filters import OBJECT_NAME as _OBJECT_NAME
@@ -174,6 +174,7 @@ class Engine:
             mq.MQCMD_CLEAR_TOPIC_STRING: lambda command, p: topic.clear_topic_string(self, command, p.values),
             **objects.handlers(self),
             **chlauth.handlers(self),
+            **policies.handlers(self),
             **self.operations.handlers(),
         }
         self.objects = objects.Objects()
@@ -183,6 +184,7 @@ class Engine:
         self.objects.listener = self.pubsub.changed
         self.authority = AuthorityRecords()
         self.chlauth = chlauth.ChlauthRecords()
+        self.policies: dict[str, policies.Policy] = {}  # Advanced Message Security policies, by name
         self._identity: Identity | None = None  # who the commands being applied run for (None: the server)
         self.audit = audit.Audit(self, self._tx)  # the change history and the latest refused commands
         self._watch = self.audit.watch
@@ -279,6 +281,7 @@ class Engine:
         if todo:
             queues = self.queues.seed(todo.get(objects.QUEUE_KIND, ()))
             self._store.commit([*queues, *objects.seed(self, todo), objects.mark(snapshot.meta, todo)])
+        policies.load(self.policies, snapshot)
         if chlauth.load(self, snapshot):
             self._store.commit(chlauth.seed(self))
         self.execute_operation(self.pubsub.recover)  # non-durable subscriptions' managed queues did not survive

@@ -50,6 +50,7 @@ _TABLES = {
     mq.MQCMD_INQUIRE_AUTH_RECS: "authrec",
     mq.MQCMD_INQUIRE_ENTITY_AUTH: "entauth",
     mq.MQCMD_INQUIRE_CHLAUTH_RECS: "chlauth",
+    mq.MQCMD_INQUIRE_PROT_POLICY: "policy",
     **{getattr(mq, command): table for command, table in STATUS_COMMANDS.items()},
 }
 """The attribute table whose keywords name each display's answers."""
@@ -58,6 +59,7 @@ _QUALIFIER_TABLES = {
     "AUTHREC": "authrec",
     "ENTAUTH": "entauth",
     "CHLAUTH": "chlauth",
+    "POLICY": "policy",
     **{word: k.key for word, k in kinds.by_qualifier().items()},
     **{table.upper(): table for table in STATUS_COMMANDS.values()},
 }

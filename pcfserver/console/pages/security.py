@@ -1,5 +1,6 @@
 """Security: the authority records (filtered by profile, entity and object type, paged by the server), the channel
-authentication rules as Allow / Block / Warn, "why was this refused?" (``console.explain``), and REFRESH SECURITY.
+authentication rules as Allow / Block / Warn, the Advanced Message Security policies, "why was this refused?"
+(``console.explain``), and REFRESH SECURITY.
 
 The records are read from the engine inside the page's operation, as DISPLAY AUTHREC and DISPLAY CHLAUTH would
 show them, and only to a viewer whose identity may run those displays (display authority on the queue manager).
@@ -10,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pcfserver import mq
+from pcfserver.codec import StringList
 from pcfserver.console import explain
 from pcfserver.console.commands import Ran, run_mqsc
 from pcfserver.console.pages.kinds import shown
@@ -106,6 +108,24 @@ def chlauth_rules(ctx: ConsoleContext) -> list[Rule]:
 
 
 @dataclass(frozen=True, slots=True)
+class PolicyTable:
+    """The security policies as DISPLAY POLICY(*) shows them: a column per keyword of policy-attributes.tsv."""
+
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+def policy_table(ctx: ConsoleContext) -> PolicyTable:
+    attrs = [a for a in object_attributes("policy") if a.access != "command" or a.parameter == mq.MQCA_POLICY_NAME]
+    rows = []
+    for name in sorted(ctx.engine.policies):
+        values = {p.parameter: p.values if isinstance(p, StringList) else getattr(p, "value", None)
+                  for p in ctx.engine.policies[name].parameters(ctx.engine.ccsid)}
+        rows.append(tuple(shown(a.parameter, values.get(a.parameter)) for a in attrs))
+    return PolicyTable(tuple(a.keyword("mqsc") for a in attrs), tuple(rows))
+
+
+@dataclass(frozen=True, slots=True)
 class Question:
     user: str = ""
     groups: str = ""
@@ -167,12 +187,14 @@ def _page(ctx: ConsoleContext, request: PageRequest, status: int = 200, ran: Ran
     may_records = _may_display(ctx, mq.MQCMD_INQUIRE_AUTH_RECS)
     rows, total = authority_rows(ctx, query) if may_records else ([], 0)
     may_rules = _may_display(ctx, mq.MQCMD_INQUIRE_CHLAUTH_RECS)
+    may_policies = _may_display(ctx, mq.MQCMD_INQUIRE_PROT_POLICY)
     question = Question.of(request)
     told = answer(ctx, question) if may_records else Answer(None, (), False, "")
     qmgr = ctx.engine.qmgr_attrs()
     return page(
         ctx, "security.html", status, title="Security", query=query, rows=rows, total=total, pages=max(1, -(-total // PAGE_SIZE)),
         may_records=may_records, may_rules=may_rules, rules=chlauth_rules(ctx) if may_rules else [],
+        may_policies=may_policies, policies=policy_table(ctx) if may_policies else None,
         chlauth_enabled=qmgr.get(mq.MQIA_CHLAUTH_RECORDS) != mq.MQCHLA_DISABLED, question=question, told=told,
         object_types=sorted(explain.object_types()), all_operations=explain.auth_words(frozenset().union(*object_authorities().values())),
         usual_operations=explain.usual_operations(), auth_word=explain.auth_word, ran=ran, request_path="/security",
