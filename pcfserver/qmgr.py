@@ -85,8 +85,8 @@ class Session:
         data = body if type(body) is bytes else body.encode("utf-8") if isinstance(body, str) else bytes(body)
         persistence = None if persistent is None else (_PERSISTENT if persistent else _NOT_PERSISTENT)
         reply_q, reply_qmgr = _reply_to(reply_to) if reply_to else ("", "")
-        if self._closed:
-            raise MQIError(mq.MQRC_HCONN_ERROR)
+        if self._closed or self._state.stopped:
+            raise self._gone()
         # positional: the layer's parameters in order (a call of twelve keywords cost a tenth of an embedded put), handed
         # over as arguments (a lambda over thirteen variables made a cell for each, a partial cost 1,900 instructions)
         return self._call_now(
@@ -105,8 +105,8 @@ class Session:
     ) -> tuple[MessageDescriptor, bytes]:
         """MQGET (or, with ``browse``, the next message under this session's browse cursor); ``wait`` in seconds."""
         if wait <= 0:  # the usual call, without _get's plumbing for waiting
-            if self._closed:
-                raise MQIError(mq.MQRC_HCONN_ERROR)
+            if self._closed or self._state.stopped:
+                raise self._gone()
             return self._call_now(self._layer_get, self._state, queue, browse, msg_id, correl_id, syncpoint)
         return self._get(queue, browse=browse, msg_id=msg_id, correl_id=correl_id, wait=wait, syncpoint=syncpoint)
 
@@ -159,8 +159,8 @@ class Session:
         ``reply_to_q``/``reply_to_qmgr`` go onto every copy unless ``suppress_reply_to`` (MQPMO_SUPPRESS_REPLYTO)."""
         data = body if type(body) is bytes else body.encode("utf-8") if isinstance(body, str) else bytes(body)
         persistence = None if persistent is None else (_PERSISTENT if persistent else _NOT_PERSISTENT)
-        if self._closed:
-            raise MQIError(mq.MQRC_HCONN_ERROR)
+        if self._closed or self._state.stopped:
+            raise self._gone()
         qm = self._qm
         # by position: a partial without keywords is the cheaper call (PubSub.publish's parameters, in order)
         return qm.call(
@@ -223,9 +223,13 @@ class Session:
         if not self._qm.closed:
             self._qm.call(lambda: layer.end_session(self._state))
 
+    def _gone(self) -> MQIError:
+        """Why a call cannot run: the session was ended (MQRC_HCONN_ERROR) or STOP CONN broke it (MQRC_CONNECTION_BROKEN)."""
+        return MQIError(mq.MQRC_HCONN_ERROR if self._closed else mq.MQRC_CONNECTION_BROKEN)
+
     def _live(self) -> SessionState:
-        if self._closed:
-            raise MQIError(mq.MQRC_HCONN_ERROR)
+        if self._closed or self._state.stopped:
+            raise self._gone()
         return self._state
 
     def __enter__(self) -> Session:

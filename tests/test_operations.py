@@ -15,9 +15,9 @@ import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pcfserver import mq
-from pcfserver.codec import Message, String
-from pcfserver.dialects import parse_command, render_command, run_script
+from pcfserver import MQIError, mq, open_queue_manager
+from pcfserver.codec import ByteString, Message, String
+from pcfserver.dialects import mqsc, parse_command, render_command, run_script
 from pcfserver.engine import open_engine
 from pcfserver.server.core import ServerConfig
 from pcfserver.server.service import Service
@@ -409,25 +409,50 @@ def test_what_runs_cannot_be_deleted_and_qmstatus() -> None:
 
 
 def test_display_conn_lists_the_messaging_sessions() -> None:
+    """runmqsc's layout: CONN (the last 8 bytes of the ConnectionId), EXTCONN (the first 16) and TYPE each on a line of
+    its own; CONN(16 hex digits) names that connection of this queue manager, as DISPLAY CONN shows it."""
     engine = open_engine(None)
     lines = run_script("DISPLAY CONN(*)\n", engine.execute, dialect="mqsc", clock=lambda: CLOCK).text.splitlines()
     assert lines[5] == "No connection matches."
     engine.messaging.open_session("orders", "alice")
-    script = "DIS CONN(*) ALL\nDIS CONN(414D5143) TYPE(CONN)\nDIS CONN(00FF)\nDIS CONN(XYZ)\n"
+    script = "DIS CONN(*) ALL\nDIS CONN(0000000000000001) TYPE(CONN)\nDIS CONN(00FF)\nDIS CONN(XYZ)\nDIS CONN(414D5143514D312020202020202020200000000000000001)\n"
     lines = run_script(script, engine.execute, dialect="mqsc", clock=lambda: CLOCK).text.splitlines()[4:]
-    conn = "   CONN(414D5143514D312020202020202020200000000000000001)"
-    assert lines[:7] == [
+    head = ["AMQ8276I: Display Connection details.", "   CONN(0000000000000001)", "   EXTCONN(414D5143514D31202020202020202020)", "   TYPE(CONN)"]
+    assert lines[:8] == [
         "     1 : DIS CONN(*) ALL",
-        "AMQ8276I: Display Connection details.",
-        conn,
-        "                                           TYPE(CONN)",
+        *head,
         "   APPLTAG(orders)                         APPLTYPE(USER)",
         "   CHANNEL( )                              CONNAME( )",
         "   USERID(alice)",
     ]
-    assert lines[7:11] == ["     2 : DIS CONN(414D5143) TYPE(CONN)", "AMQ8276I: Display Connection details.", conn, "                                           TYPE(CONN)"]
-    assert lines[11:13] == ["     3 : DIS CONN(00FF)", "No connection matches."]
-    assert lines[14].startswith("AMQ8405I")  # not hexadecimal
+    assert lines[8:13] == ["     2 : DIS CONN(0000000000000001) TYPE(CONN)", *head]
+    assert lines[13:15] == ["     3 : DIS CONN(00FF)", "No connection matches."]
+    assert lines[16].startswith("AMQ8405I")  # not hexadecimal
+    assert lines[lines.index("     5 : DIS CONN(414D5143514D312020202020202020200000000000000001)") + 1 :][:4] == head
+
+
+def test_stop_conn_breaks_an_application_connection_and_backs_out_its_unit_of_work() -> None:
+    """STOP CONN (IBM q086790_): the connection's uncommitted put is backed out, its next call fails with
+    MQRC_CONNECTION_BROKEN; a connection that does not exist is MQRCCF_CONNECTION_ID_ERROR; another connection goes on."""
+    with open_queue_manager() as qm:
+        assert run_script("DEFINE QLOCAL(STOP.Q)\n", qm.execute).exit_code == 0
+        with qm.session("victim") as victim, qm.session("bystander") as bystander:
+            victim.put("STOP.Q", b"kept")
+            victim.put("STOP.Q", b"in flight", syncpoint=True)
+            bystander.put("STOP.Q", b"also in flight", syncpoint=True)
+            shown = mqsc.run("DISPLAY CONN(*) WHERE(APPLTAG EQ 'victim')", qm.execute).lines
+            conn = next(line.strip() for line in shown if line.strip().startswith("CONN("))
+            assert mqsc.run(f"STOP {conn}", qm.execute).status == "ok"
+            with pytest.raises(MQIError) as broken:
+                victim.get("STOP.Q")
+            assert broken.value.reason == mq.MQRC_CONNECTION_BROKEN
+            assert "No connection matches." in mqsc.run("DISPLAY CONN(*) WHERE(APPLTAG EQ 'victim')", qm.execute).lines
+            failed = qm.execute(Message(mq.MQCMD_STOP_CONNECTION, (ByteString(mq.MQBACF_CONNECTION_ID, bytes(24)),)))
+            assert failed[0].reason == mq.MQRCCF_CONNECTION_ID_ERROR
+            bystander.commit()
+            depth = mqsc.run("DISPLAY QLOCAL(STOP.Q) CURDEPTH", qm.execute).lines
+            assert "CURDEPTH(2)" in " ".join(depth)  # 'kept' and the bystander's; 'in flight' was backed out
+            assert [bystander.get("STOP.Q")[1] for _ in range(2)] == [b"kept", b"also in flight"]
 
 
 JSON_FORMS = st.one_of(

@@ -133,3 +133,21 @@ def test_console_over_rest_lays_a_joined_display_out_again() -> None:
 def test_any_text_is_shown_never_raises(text: str) -> None:
     lines = mqsc.display_lines(text)
     assert lines and all(isinstance(line, str) for line in lines)
+
+
+async def test_stop_conn_over_run_command_json_and_the_messaging_api_goes_on(server: Server) -> None:
+    """pymqrest's stop_conn sends runCommandJSON STOP CONN with the CONN a display showed: the REST messaging API's
+    connection is broken, and its next request gets a connection of its own."""
+    async with server.client() as client:
+        url = "/ibmmq/rest/v2/messaging/qmgr/QM1/queue/SYSTEM.DEFAULT.LOCAL.QUEUE/message"
+        assert (await client.post(url, content=b"before", headers={**CSRF, "Content-Type": "text/plain"})).status_code == 201
+        shown = (await run_json(client, command="display", qualifier="conn", name="*", parameters={"where": "appltag eq 'pcfserver REST'"})).json()
+        [conn] = [item["parameters"]["conn"] for item in shown["commandResponse"]]
+        stopped = (await run_json(client, command="stop", qualifier="conn", name=conn)).json()
+        assert stopped["overallCompletionCode"] == 0, stopped
+        again = (await run_json(client, command="stop", qualifier="conn", name=conn)).json()
+        assert again["commandResponse"][0]["reasonCode"] == mq.MQRCCF_CONNECTION_ID_ERROR
+        assert (await client.post(url, content=b"after", headers={**CSRF, "Content-Type": "text/plain"})).status_code == 201
+        assert [(await client.delete(url, headers=CSRF)).text for _ in range(2)] == ["before", "after"]
+        after = (await run_json(client, command="display", qualifier="conn", name="*", parameters={"where": "appltag eq 'pcfserver REST'"})).json()
+        assert [item["parameters"]["conn"] for item in after["commandResponse"]] != [conn]

@@ -156,15 +156,23 @@ def keyword_values(parameters: Iterable[Parameter], *, dialect: str = "mqsc", ta
         keyword = display_keyword(item.parameter, dialect=dialect, table=table)
         if keyword is None:
             continue
-        if isinstance(item, ByteString):  # hexadecimal, as runmqsc shows it (SUBID)
+        if isinstance(item, ByteString) and item.parameter == mq.MQBACF_CONNECTION_ID and table == "conn":
+            out.update(zip(("conn", "extconn"), connection_parts(item.value), strict=True))
+        elif isinstance(item, ByteString):  # hexadecimal, as runmqsc shows it (SUBID)
             out[keyword.lower()] = item.value.hex().upper()
         elif isinstance(item, (Integer, String)):
             out[keyword.lower()] = from_pcf_value(item.parameter, item.value, dialect=dialect)
         elif isinstance(item, (IntegerList, StringList)):
             out[keyword.lower()] = [from_pcf_value(item.parameter, v, dialect=dialect) for v in item.values]
-        elif isinstance(item, ByteString):  # an identifier (CONN), in hexadecimal as runmqsc shows it
-            out[keyword.lower()] = item.value.hex().upper()
     return out
+
+
+CONN_LENGTH = 8  # the ConnectionId's last 8 bytes are CONN, the 16 before them EXTCONN (IBM DISPLAY CONN q086140_)
+
+
+def connection_parts(identifier: bytes) -> tuple[str, str]:
+    """A ConnectionId as DISPLAY CONN shows it: CONN (its last 8 bytes) and EXTCONN (the rest), in hexadecimal."""
+    return identifier[-CONN_LENGTH:].hex().upper(), identifier[:-CONN_LENGTH].hex().upper()
 
 
 def display_keyword(parameter: int, *, dialect: str = "mqsc", table: str = "queue") -> str | None:

@@ -39,7 +39,9 @@ from pcfserver.codec.model import (
 )
 from pcfserver.dialects import authrec, chlauth
 from pcfserver.dialects.keywords import (
+    CONN_LENGTH,
     byte_string,
+    connection_parts,
     display_keyword,
     is_bytes_parameter,
     is_string_parameter,
@@ -141,7 +143,12 @@ _SORTED_STATUS = frozenset(("chstatus", "qmstatus"))
 _OWN_LINE = {
     "sbstatus": frozenset((mq.MQCACF_SUB_NAME, mq.MQBACF_SUB_ID, mq.MQBACF_CONNECTION_ID)),
     "tpstatus": frozenset((mq.MQBACF_CONNECTION_ID,)),
+    "conn": frozenset((mq.MQIACF_CONN_INFO_TYPE,)),
 }
+# A connection's identifier (24 bytes): runmqsc shows its last 8 as CONN and its first 16 as EXTCONN, each on a line
+# of its own, then TYPE on its own (IBM DISPLAY CONN q086140_; published runmqsc output).
+_CONNECTION_NAMES = frozenset((mq.MQBACF_CONNECTION_ID, mq.MQBACF_GENERIC_CONNECTION_ID))
+_EXTCONN_LENGTH = 16
 _CREATE_OF_COPY = {copy: create for create, (copy, _source, _target) in _COPIES.items()}
 # The parameter that names the object a display is about, per table (shown first, alone in its entry).
 _NAME_PARAMETERS = {
@@ -534,9 +541,14 @@ def _name_parameter(parameter: int, name: str, text: str) -> Parameter:
     if name == "*":
         return ByteString(parameter, b"")
     try:
-        return ByteString(parameter, bytes.fromhex(name))
+        value = bytes.fromhex(name)
     except ValueError:
         raise _error(f"{name} is not hexadecimal", text, len(text)) from None
+    if parameter in _CONNECTION_NAMES and len(value) in (CONN_LENGTH, CONN_LENGTH + _EXTCONN_LENGTH):
+        # CONN(16 hex digits) as DISPLAY CONN shows it: that connection of this queue manager (16 zero bytes stand
+        # for its EXTCONN prefix, IBM STOP CONN q086790_); all 48 digits: that connection exactly.
+        return ByteString(mq.MQBACF_CONNECTION_ID, value.rjust(CONN_LENGTH + _EXTCONN_LENGTH, b"\0"))
+    return ByteString(parameter, value)
 
 
 def _brief(table: str) -> tuple[int, ...]:
@@ -853,6 +865,10 @@ def display_entries(response: Message, table: str) -> list[str]:
             entry = shown if found is not None and shown in found.flags else f"{keyword}({shown})"
         elif isinstance(item, String):
             entry = f"{keyword}({_display_value(item.parameter, item.value)})"
+        elif isinstance(item, ByteString) and table == "conn" and item.parameter == mq.MQBACF_CONNECTION_ID:
+            conn, extconn = connection_parts(item.value)
+            first += [f"{keyword}({conn})\n", f"EXTCONN({extconn})\n"]
+            continue
         elif isinstance(item, ByteString):
             entry = f"{keyword}({item.value.hex().upper() or ' '})"
         elif isinstance(item, StringList) and table in _REPEATED_LISTS:  # RECIP(CN=A) RECIP(CN=B): an entry each

@@ -166,7 +166,7 @@ class Handle:
 class SessionState:
     """One connection's state in the queue manager: its unit of work, browse cursors and handles."""
 
-    __slots__ = ("appl_name", "cursors", "handles", "ident", "identity", "last_reason", "uow", "user")
+    __slots__ = ("appl_name", "cursors", "handles", "ident", "identity", "last_reason", "stopped", "uow", "user")
 
     def __init__(self, ident: int, appl_name: str, user: str, identity: Identity | None = None) -> None:
         self.ident = ident
@@ -177,6 +177,7 @@ class SessionState:
         self.cursors: dict[str, tuple[int, int]] = {}  # queue -> (level, seq) of the message last browsed
         self.handles: dict[int, Handle] = {}
         self.last_reason = mq.MQRC_NONE
+        self.stopped = False  # ended by STOP CONN: its owner's next call fails with MQRC_CONNECTION_BROKEN
 
 
 def _pad(value: bytes | str | None, length: int = 24) -> bytes:
@@ -366,6 +367,24 @@ class MessageLayer:
         for handle_id in list(session.handles):
             self.close(session, handle_id)
         self.sessions.pop(session.ident, None)
+
+    def stop_session(self, session: SessionState) -> None:
+        """STOP CONN: the session ends as :meth:`end_session` ends it, inside the command's transaction: if the command
+        is undone, the session and its handles are back (its unit of work and subscriptions are undone by their own
+        records).  Its owner finds it gone (``sessions`` no longer holds it, ``stopped`` is set)."""
+        handles = dict(session.handles)
+        self.end_session(session)
+        session.stopped = True
+
+        def undo() -> None:
+            session.stopped = False
+            self.sessions[session.ident] = session
+            for handle_id, handle in handles.items():
+                if handle_id not in session.handles:
+                    session.handles[handle_id] = handle
+                    self._count_open(handle, 1)
+
+        self._undo(undo)
 
     def open(self, session: SessionState, name: str, *, input: bool = False, output: bool = False, waiting: bool = False) -> int:
         """Opens a queue (MQOPEN): the open counts of every definition on its path go up until close.  ``waiting``: the

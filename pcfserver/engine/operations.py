@@ -29,6 +29,8 @@ from pcfserver.engine.registry import NamedObject
 from pcfserver.engine.responses import Reject
 from pcfserver.tables import read_table, value_of
 
+_CONNECTION_ID_LENGTH = 24  # MQ_CONNECTION_ID_LENGTH: EXTCONN (16 bytes, the queue manager's prefix), then CONN (8)
+_EXTCONN_LENGTH = 16
 _ALL = mq.MQIACF_ALL
 # The port a listener with PORT(0) listens on: IBM's default (q085630_: "0 ... the default port number 1414").
 DEFAULT_PORT = 1414
@@ -166,6 +168,7 @@ class Operations:
             mq.MQCMD_INQUIRE_SUB_STATUS: self._pubsub_status.inquire_sub_status,
             mq.MQCMD_INQUIRE_Q_MGR_STATUS: self.inquire_qmgr_status,
             mq.MQCMD_INQUIRE_CONNECTION: self.inquire_connection,
+            mq.MQCMD_STOP_CONNECTION: self.stop_connection,
             **self._guarded_deletes(),
         }
 
@@ -641,10 +644,34 @@ class Operations:
         """A session's 24-byte connection identifier: AMQC, the queue manager's name (12 bytes), the session number."""
         return b"AMQC" + self.engine.qmgr_name.encode("latin-1")[:12].ljust(12, b" ") + ident.to_bytes(8, "big")
 
+    def _connection_matches(self, identifier: bytes, values: dict[int, object]) -> bool:
+        """Whether a session's identifier is the one asked for: ConnectionId exactly (a prefix of 16 zero bytes standing
+        for this queue manager's, as runmqsc's CONN(16 hex digits) without EXTCONN means, IBM STOP CONN q086790_), or
+        GenericConnectionId as a prefix (empty: every connection)."""
+        exact = values.get(mq.MQBACF_CONNECTION_ID)
+        if isinstance(exact, bytes):
+            if len(exact) == _CONNECTION_ID_LENGTH and exact[:_EXTCONN_LENGTH] == bytes(_EXTCONN_LENGTH):
+                return identifier[_EXTCONN_LENGTH:] == exact[_EXTCONN_LENGTH:]
+            return identifier == exact
+        generic = values.get(mq.MQBACF_GENERIC_CONNECTION_ID) or b""
+        assert isinstance(generic, bytes)
+        return identifier.startswith(generic)
+
+    def stop_connection(self, command: Message, p: Parsed) -> list[Message]:
+        """STOP CONN: the session's unit of work is backed out, its handles closed, its non-durable subscriptions
+        ended; its application's next call fails with MQRC_CONNECTION_BROKEN (a REST session is opened anew).  No
+        such connection: MQRCCF_CONNECTION_ID_ERROR (K, formats/commands.tsv)."""
+        values = self._values(p)
+        layer = getattr(self.engine, "messaging", None)
+        sessions = getattr(layer, "sessions", {})
+        found = [sessions[i] for i in sorted(sessions) if self._connection_matches(self.connection_id(i), values)]
+        if layer is None or len(found) != 1:
+            raise Reject(mq.MQRCCF_CONNECTION_ID_ERROR)
+        layer.stop_session(found[0])
+        return responses.success(command)
+
     def inquire_connection(self, command: Message, p: Parsed) -> list[Message]:
         values = self._values(p)
-        wanted = values.get(mq.MQBACF_CONNECTION_ID) or values.get(mq.MQBACF_GENERIC_CONNECTION_ID) or b""
-        assert isinstance(wanted, bytes)
         chosen = values.get(mq.MQIACF_CONNECTION_ATTRS, (_ALL,))
         assert isinstance(chosen, tuple)
         sessions = getattr(getattr(self.engine, "messaging", None), "sessions", {})
@@ -652,7 +679,7 @@ class Operations:
         for ident in sorted(sessions):
             session = sessions[ident]
             identifier = self.connection_id(ident)
-            if wanted and not identifier.startswith(wanted):
+            if not self._connection_matches(identifier, values):
                 continue
             line: dict[int, int | str | bytes] = {
                 mq.MQBACF_CONNECTION_ID: identifier,

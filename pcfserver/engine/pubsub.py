@@ -846,8 +846,11 @@ class PubSub:
         self.remove(name)
 
     def end_session(self, session: SessionState) -> None:
-        """The session ends: its non-durable subscriptions go."""
-        for name in sorted(self.by_session.pop(session.ident, set())):
+        """The session ends: its non-durable subscriptions go (undone with the command that ended it, STOP CONN)."""
+        names = self.by_session.pop(session.ident, set())
+        if names:
+            self._engine.record_undo(lambda: self.by_session.__setitem__(session.ident, names))
+        for name in sorted(names):
             if name in self._engine.objects.by_type[OBJECT_TYPE]:
                 self.unsubscribe(name)
 

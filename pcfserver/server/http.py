@@ -411,6 +411,8 @@ class HttpServer:
         """The messaging session of an identity (None: the server's own) for the REST API or the console, whose
         messages show their PutApplName."""
         if identity is None and appl_name == APPL_NAME:
+            if self.layer.sessions.get(self._session.ident) is not self._session:  # ended by STOP CONN: a new one
+                self._session = self.layer.open_session(APPL_NAME)
             return self._session
         key = (identity, appl_name)
         session = self._sessions.get(key)
