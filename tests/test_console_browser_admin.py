@@ -116,6 +116,7 @@ ADMIN_PAGES = [
     "/objects/topic/SYSTEM.BASE.TOPIC?edit=1",
     "/security",
     "/security?why_user=bob&why_objtype=QUEUE&why_name=BR.Q&why_op=PUT",
+    "/connections",
     "/mqsc",
     "/mqsc?command=DISPLAY+QMGR",
 ]

@@ -149,3 +149,35 @@ def test_security_policies_show_as_display_policy_does(served: Console) -> None:
     with served.client("alice", "alicepw") as client:
         page = client.get(PREFIX + "/security").text
         assert "may not display the security policies" in page and 'id="policy-table"' not in page
+
+
+def test_connections_page_lists_display_conn_and_stop_breaks_one(served: Console) -> None:
+    """The Connections page: DISPLAY CONN's columns with CONN as runmqsc shows it and the messages a connection's unit
+    of work holds; Stop runs STOP CONN, after which the REST messaging API's next request has a connection of its own.
+    A read-only administrator sees the list without the button and cannot post a stop."""
+    url = served.http + "/ibmmq/rest/v2/messaging/qmgr/QM1/queue/SYSTEM.DEFAULT.LOCAL.QUEUE/message"
+    headers = {"ibm-mq-rest-csrf-token": "x", "Content-Type": "text/plain"}
+    mqsc(served, "SET AUTHREC PROFILE('SYSTEM.DEFAULT.LOCAL.QUEUE') OBJTYPE(QUEUE) PRINCIPAL('alice') AUTHADD(PUT, GET, BROWSE, INQ)", AUTH)
+    mqsc(served, "SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('alice') AUTHADD(CONNECT, INQ)", AUTH)
+    alice = ("alice", "alicepw")
+    assert httpx.post(url, content=b"hello", headers=headers, auth=alice, timeout=30).status_code == 201
+    with served.client("admin", "adminpw") as client:
+        page = client.get(PREFIX + "/connections").text
+        table = page.split('id="conn-table"')[1].split("</table>")[0]
+        assert re.findall(r'<th scope="col">([A-Z]+)</th>', table)[:2] == ["CONN", "TYPE"]
+        assert 'EXTCONN(<span class="mono" id="extconn">414D5143514D31202020202020202020</span>)' in page
+        conns = re.findall(r'name="conn" value="([0-9A-F]{16})"', table)
+        assert conns and all(f"<td class=\"mono\">{conn}</td>" in table for conn in conns)
+        [alice_row] = [row for row in table.split("<tr>") if ">alice<" in row]
+        conn = re.findall(r'name="conn" value="([0-9A-F]{16})"', alice_row)[0]
+        stopped = client.post(PREFIX + "/connections/stop", data={"csrf": csrf_of(page), "conn": conn})
+        assert stopped.status_code == 200 and f"STOP CONN({conn})" in stopped.text
+        assert conn not in stopped.text.split('id="conn-table"')[1]
+        again = client.post(PREFIX + "/connections/stop", data={"csrf": csrf_of(page), "conn": conn})
+        assert again.status_code == 422 and "MQRCCF_CONNECTION_ID_ERROR" in again.text
+        assert client.post(PREFIX + "/connections/stop", data={"csrf": csrf_of(page), "conn": "nope"}).status_code == 422
+    assert httpx.delete(url, headers=headers, auth=alice, timeout=30).text == "hello"
+    with served.client("reader", "readerpw") as client:
+        page = client.get(PREFIX + "/connections").text
+        assert 'id="conn-table"' in page and 'action="/ibmmq/console/connections/stop"' not in page
+        assert client.post(PREFIX + "/connections/stop", data={"csrf": csrf_of(page), "conn": "0000000000000001"}).status_code == 403

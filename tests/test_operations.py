@@ -482,3 +482,22 @@ def test_run_command_json_forms_are_the_mqsc_commands(form: tuple[str, str, str 
     for key, value in parameters.items():
         written += f" {key}('{value}')" if key in ("CONNAME", "XMITQ") else f" {key}({value})"
     assert parse_command(text) == parse_command(written)
+
+
+def test_the_queue_managers_own_connection_is_shown_as_system_and_not_stopped() -> None:
+    """The publish/subscribe engine's connection (made by the first publication) is APPLTYPE(SYSTEM); STOP CONN refuses
+    it with MQRCCF_CONN_NOT_STOPPED and publications go on."""
+    with open_queue_manager() as qm:
+        assert run_script("DEFINE QLOCAL(SYS.DEST)\nDEFINE SUB(SYS.SUB) TOPICSTR('sys/t') DEST(SYS.DEST)\n", qm.execute).exit_code == 0
+        with qm.session("publisher") as s:
+            s.publish("sys/t", b"one")
+        shown = mqsc.run("DISPLAY CONN(*) WHERE(APPLTYPE EQ SYSTEM)", qm.execute).lines
+        conn = next(line.strip() for line in shown if line.strip().startswith("CONN("))
+        with qm.session("an application"):  # freekb's "display conn (*) where (APPLTYPE eq USER)": a word displays show
+            users = mqsc.run("DISPLAY CONN(*) WHERE(APPLTYPE EQ USER) APPLTAG", qm.execute).lines
+        assert [line.strip() for line in users if "APPLTAG" in line] == ["APPLTAG(an application)                 APPLTYPE(USER)"]
+        refused = mqsc.run(f"STOP {conn}", qm.execute)
+        assert refused.status == "failed" and "3260" in refused.lines[0]
+        with qm.session("publisher") as s:
+            s.publish("sys/t", b"two")
+            assert [s.get("SYS.DEST")[1] for _ in range(2)] == [b"one", b"two"]

@@ -40,6 +40,7 @@ DEMO = [
     "DEFINE SUB(PRICE.WATCH) TOPICSTR('shop/prices/#') DEST(APP.INVOICES)",
     "SET AUTHREC PROFILE('APP.**') OBJTYPE(QUEUE) PRINCIPAL('app') AUTHADD(PUT,GET,INQ,BROWSE)",
     "SET CHLAUTH('APP.SVRCONN') TYPE(ADDRESSMAP) ADDRESS('127.0.0.1') USERSRC(CHANNEL)",
+    "SET POLICY(APP.INVOICES) SIGNALG(SHA256) ENCALG(AES256) RECIP('CN=billing,O=Shop') RECIP('CN=audit,O=Shop')",
 ]
 PAGES = [
     ("overview", "/overview"),
@@ -48,6 +49,7 @@ PAGES = [
     ("messages", "/queues/APP.ORDERS/messages"),
     ("channels", "/objects/channel"),
     ("security", "/security"),
+    ("connections", "/connections"),
     ("mqsc", "/mqsc"),
     ("history", "/history"),
 ]

@@ -129,6 +129,7 @@ NAV: tuple[tuple[str, str], ...] = (
     ("/objects/authinfo", "Authentication information"),
     ("/objects/comminfo", "Communication information"),
     ("/security", "Security"),
+    ("/connections", "Connections"),
     ("/mqsc", "MQSC"),
     ("/history", "History"),
 )

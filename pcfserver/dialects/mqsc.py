@@ -344,6 +344,11 @@ def _filter(item: Item, selectors: dict[str, Attr], text: str) -> IntegerFilter 
     enumerated = bool(words and words.to_value) and not attr.has_range
     if enumerated and operator not in _ENUM_OPERATORS:
         raise _error(f"{key.text} takes EQ or NE only", text, op.end, "WHERE")
+    shown = words.to_word if words is not None else {}
+    # A word only displays show (DISPLAY CONN's APPLTYPE(USER)) is what a WHERE compares with: WHERE(APPLTYPE EQ USER)
+    displayed = next((v for v, w in shown.items() if w == value.text and isinstance(v, int)), None) if not value.quoted else None
+    if displayed is not None and value.text not in (words.to_value if words is not None else {}):
+        return IntegerFilter(attr.parameter, operator, displayed)
     number = value_from_token(attr.parameter, value, text, key.text, numbers=not enumerated, vocab=_vocab(), flags=True)
     assert isinstance(number, int)
     return IntegerFilter(attr.parameter, operator, number)

@@ -166,7 +166,7 @@ class Handle:
 class SessionState:
     """One connection's state in the queue manager: its unit of work, browse cursors and handles."""
 
-    __slots__ = ("appl_name", "cursors", "handles", "ident", "identity", "last_reason", "stopped", "uow", "user")
+    __slots__ = ("appl_name", "cursors", "handles", "ident", "identity", "last_reason", "stopped", "system", "uow", "user")
 
     def __init__(self, ident: int, appl_name: str, user: str, identity: Identity | None = None) -> None:
         self.ident = ident
@@ -178,6 +178,7 @@ class SessionState:
         self.handles: dict[int, Handle] = {}
         self.last_reason = mq.MQRC_NONE
         self.stopped = False  # ended by STOP CONN: its owner's next call fails with MQRC_CONNECTION_BROKEN
+        self.system = False  # the queue manager's own (publish/subscribe's): APPLTYPE(SYSTEM), never stopped
 
 
 def _pad(value: bytes | str | None, length: int = 24) -> bytes:

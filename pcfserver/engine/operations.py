@@ -660,13 +660,16 @@ class Operations:
     def stop_connection(self, command: Message, p: Parsed) -> list[Message]:
         """STOP CONN: the session's unit of work is backed out, its handles closed, its non-durable subscriptions
         ended; its application's next call fails with MQRC_CONNECTION_BROKEN (a REST session is opened anew).  No
-        such connection: MQRCCF_CONNECTION_ID_ERROR (K, formats/commands.tsv)."""
+        such connection: MQRCCF_CONNECTION_ID_ERROR; the queue manager's own (publish/subscribe's):
+        MQRCCF_CONN_NOT_STOPPED (both K, formats/commands.tsv)."""
         values = self._values(p)
         layer = getattr(self.engine, "messaging", None)
         sessions = getattr(layer, "sessions", {})
         found = [sessions[i] for i in sorted(sessions) if self._connection_matches(self.connection_id(i), values)]
         if layer is None or len(found) != 1:
             raise Reject(mq.MQRCCF_CONNECTION_ID_ERROR)
+        if found[0].system:
+            raise Reject(mq.MQRCCF_CONN_NOT_STOPPED)
         layer.stop_session(found[0])
         return responses.success(command)
 
@@ -685,7 +688,7 @@ class Operations:
                 mq.MQBACF_CONNECTION_ID: identifier,
                 mq.MQIACF_CONN_INFO_TYPE: mq.MQIACF_CONN_INFO_CONN,
                 mq.MQCACF_APPL_TAG: str(getattr(session, "appl_name", "")),
-                mq.MQIA_APPL_TYPE: mq.MQAT_USER,
+                mq.MQIA_APPL_TYPE: mq.MQAT_QMGR if session.system else mq.MQAT_USER,
                 mq.MQCACH_CHANNEL_NAME: "",
                 mq.MQCACH_CONNECTION_NAME: "",
                 mq.MQCACF_USER_IDENTIFIER: str(getattr(session, "user", "")),

@@ -721,6 +721,7 @@ class PubSub:
     def _own_session(self) -> SessionState:
         if self._own is None:
             self._own = self._layer.open_session("pcfserver pubsub")
+            self._own.system = True
         return self._own
 
     # ------------------------------------------------------------------ subscriptions made through the API

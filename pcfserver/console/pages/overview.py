@@ -82,6 +82,7 @@ def counts(ctx: ConsoleContext) -> list[tuple[str, int]]:
         out.append((labels.get(f"/objects/{kind.key}", kind.noun), len(engine.objects.by_type.get(kind.object_type, {}))))
     out.append(("Authority records", len(engine.authority.records)))
     out.append(("Channel authentication records", len(engine.chlauth.by_ident)))
+    out.append(("Security policies", len(engine.policies)))
     return out
 
 
