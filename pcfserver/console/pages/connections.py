@@ -1,7 +1,7 @@
 """Connections: DISPLAY CONN's answer as a table (a column per keyword of conn-attributes.tsv, CONN as runmqsc shows
-it; EXTCONN, the same for every connection of this queue manager, once above the table), each with the messages its
-unit of work holds and, for a user who may change things, a Stop button that runs STOP CONN (not on the queue
-manager's own connections, APPLTYPE(SYSTEM)), as RabbitMQ's management UI lists connections with "Force close".
+it; EXTCONN, the same for every connection of this queue manager, once above the table), each, for a user who may
+change things, with a Stop button that runs STOP CONN (not on the queue manager's own connections, APPLTYPE(SYSTEM)),
+as RabbitMQ's management UI lists connections with "Force close".
 
 The list is the Inquire Connection the viewer's identity may run (display authority on the queue manager); the stop is
 the MQSC command, checked again by the engine.
@@ -29,7 +29,6 @@ _SYSTEM = "SYSTEM"
 class ConnectionRow:
     conn: str
     cells: tuple[str, ...]
-    uncommitted: int
     stoppable: bool
 
 
@@ -49,16 +48,11 @@ def connection_table(ctx: ConsoleContext) -> ConnectionTable:
     extconn = connection_parts(ctx.engine.operations.connection_id(0))[1]
     if failed is not None and failed.reason != mq.MQRCCF_NONE_FOUND:
         return ConnectionTable(headers, (), False, extconn)
-    sessions = ctx.engine.messaging.sessions
-    by_conn = {connection_parts(ctx.engine.operations.connection_id(ident))[0]: session for ident, session in sessions.items()}
     rows = []
     for response in answer if failed is None else ():
         values = keyword_values(response.parameters, table="conn")
-        conn = str(values.get("conn", ""))
-        session = by_conn.get(conn)
-        uncommitted = len(session.uow.puts) + len(session.uow.gets) if session is not None else 0
         cells = tuple(str(values.get(h.lower(), "")) for h in headers)
-        rows.append(ConnectionRow(conn, cells, uncommitted, values.get("appltype") != _SYSTEM))
+        rows.append(ConnectionRow(str(values.get("conn", "")), cells, values.get("appltype") != _SYSTEM))
     return ConnectionTable(headers, tuple(rows), True, extconn)
 
 
