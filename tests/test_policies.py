@@ -15,6 +15,7 @@ from pcfserver.dialects import mqsc
 from pcfserver.dialects.dump import dump
 from pcfserver.dialects.runner import run_script
 from pcfserver.engine import Engine, open_engine
+from tests.test_chlauth import records as fields  # each answer's fields, strings without their padding
 
 N = mq.MQCA_POLICY_NAME
 
@@ -30,23 +31,6 @@ def set_policy(name: str, *params: Integer | String | StringList) -> Message:
 
 def inquire(name: str) -> Message:
     return Message(mq.MQCMD_INQUIRE_PROT_POLICY, (String(N, name),), type=mq.MQCFT_COMMAND)
-
-
-def fields(answer: list[Message]) -> list[dict[int, object]]:
-    out = []
-    for message in answer:
-        if message.reason:
-            continue
-        found: dict[int, object] = {}
-        for p in message.parameters:
-            if isinstance(p, String):
-                found[p.parameter] = p.value.rstrip()
-            elif isinstance(p, StringList):
-                found[p.parameter] = tuple(p.values)
-            elif isinstance(p, Integer):
-                found[p.parameter] = p.value
-        out.append(found)
-    return out
 
 
 def reason(answer: list[Message]) -> int:

@@ -141,52 +141,45 @@ def object_commands(execute: Execute, *, all_attributes: bool = False) -> list[M
 _CHLAUTH_SKIPPED = frozenset((mq.MQCA_ALTERATION_DATE, mq.MQCA_ALTERATION_TIME))
 
 
-def chlauth_commands(execute: Execute) -> list[Message]:
-    """Set Channel Authentication Record (Action REPLACE) for every record, most specific profile first, as
-    dmpmqcfg writes SET CHLAUTH ... ACTION(REPLACE): a replay onto a new queue manager leaves the same records."""
-    answer = execute(Message(mq.MQCMD_INQUIRE_CHLAUTH_RECS, (String(mq.MQCACH_CHANNEL_NAME, "*"),)))
+def _settings(execute: Execute, inquiry: Message, none_found: int, *, skipped: frozenset[int] = frozenset(), empty_lists: bool = True) -> list[list[Parameter]]:
+    """Each response to ``inquiry`` as the parameters its Set command takes back: strings without their padding,
+    ``skipped`` parameters (and, without ``empty_lists``, empty lists) left out; ``none_found``: no record at all."""
+    answer = execute(inquiry)
     failed = failure(answer)
-    if failed is not None and failed.reason == mq.MQRCCF_CHLAUTH_NOT_FOUND:
+    if failed is not None and failed.reason == none_found:
         return []
     if failed is not None:
-        raise ExecuteError(f"the queue manager refused {mq.MQCMD_INQUIRE_CHLAUTH_RECS}: reason {failed.reason}")
-    out: list[Message] = []
+        raise ExecuteError(f"the queue manager refused {inquiry.command}: reason {failed.reason}")
+    out: list[list[Parameter]] = []
     for response in answer:
         params: list[Parameter] = []
         for item in response.parameters:
-            if item.parameter in _CHLAUTH_SKIPPED:
+            if item.parameter in skipped:
                 continue
             if isinstance(item, String):
                 params.append(String(item.parameter, item.value.rstrip(" ")))
-            elif isinstance(item, StringList):
+            elif isinstance(item, StringList) and (item.values or empty_lists):
                 params.append(StringList(item.parameter, tuple(v.rstrip(" ") for v in item.values)))
             elif isinstance(item, Integer):
                 params.append(item)
-        out.append(Message(mq.MQCMD_SET_CHLAUTH_REC, (*params, Integer(mq.MQIACF_ACTION, mq.MQACT_REPLACE))))
+        out.append(params)
     return out
+
+
+def chlauth_commands(execute: Execute) -> list[Message]:
+    """Set Channel Authentication Record (Action REPLACE) for every record, most specific profile first, as
+    dmpmqcfg writes SET CHLAUTH ... ACTION(REPLACE): a replay onto a new queue manager leaves the same records."""
+    inquiry = Message(mq.MQCMD_INQUIRE_CHLAUTH_RECS, (String(mq.MQCACH_CHANNEL_NAME, "*"),))
+    found = _settings(execute, inquiry, mq.MQRCCF_CHLAUTH_NOT_FOUND, skipped=_CHLAUTH_SKIPPED)
+    return [Message(mq.MQCMD_SET_CHLAUTH_REC, (*params, Integer(mq.MQIACF_ACTION, mq.MQACT_REPLACE))) for params in found]
 
 
 def policy_commands(execute: Execute) -> list[Message]:
     """Set Policy for every Advanced Message Security policy, every attribute given (dmpmqcfg writes none: IBM's
     dspmqspl -export does; a dump here recreates the whole queue manager, so its policies come too)."""
-    answer = execute(Message(mq.MQCMD_INQUIRE_PROT_POLICY, (String(mq.MQCA_POLICY_NAME, "*"),)))
-    failed = failure(answer)
-    if failed is not None and failed.reason == mq.MQRCCF_POLICY_NOT_FOUND:
-        return []
-    if failed is not None:
-        raise ExecuteError(f"the queue manager refused {mq.MQCMD_INQUIRE_PROT_POLICY}: reason {failed.reason}")
-    out: list[Message] = []
-    for response in answer:
-        params: list[Parameter] = []
-        for item in response.parameters:
-            if isinstance(item, String):
-                params.append(String(item.parameter, item.value.rstrip(" ")))
-            elif isinstance(item, StringList) and item.values:
-                params.append(StringList(item.parameter, tuple(v.rstrip(" ") for v in item.values)))
-            elif isinstance(item, Integer):
-                params.append(item)
-        out.append(Message(mq.MQCMD_CHANGE_PROT_POLICY, tuple(params)))
-    return out
+    inquiry = Message(mq.MQCMD_INQUIRE_PROT_POLICY, (String(mq.MQCA_POLICY_NAME, "*"),))
+    found = _settings(execute, inquiry, mq.MQRCCF_POLICY_NOT_FOUND, empty_lists=False)
+    return [Message(mq.MQCMD_CHANGE_PROT_POLICY, tuple(params)) for params in found]
 
 
 def _settable(qtype: int) -> list[Attr]:

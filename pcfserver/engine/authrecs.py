@@ -15,6 +15,7 @@ from pcfserver.engine import responses
 from pcfserver.engine.authority import expand, valid_auth, valid_profile
 from pcfserver.engine.messages import MQIError
 from pcfserver.engine.store import SetAuthRec
+from pcfserver.engine.transaction import replace_entry
 
 if TYPE_CHECKING:
     from pcfserver.engine.context import EngineView
@@ -57,20 +58,7 @@ def _auths(values: dict[int, object], pid: int, object_type: int) -> tuple[int, 
 
 
 def _store(engine: EngineView, key: tuple[str, int, int, str], auths: frozenset[int]) -> None:
-    records = engine.authority.records
-    old = records.get(key)
-    if auths:
-        records[key] = auths
-    else:
-        records.pop(key, None)
-
-    def undo() -> None:
-        if old is None:
-            records.pop(key, None)
-        else:
-            records[key] = old
-
-    engine.record_undo(undo)
+    replace_entry(engine.record_undo, engine.authority.records, key, auths or None)
     engine.record_op(SetAuthRec(*key, tuple(sorted(auths))))
 
 

@@ -61,6 +61,7 @@ from pcfserver.engine.context import EngineView
 from pcfserver.engine.filters import holds
 from pcfserver.engine.responses import Reject
 from pcfserver.engine.store import AnyOp, DeleteChlauth, ObjValue, PutChlauth, SetMeta, Snapshot
+from pcfserver.engine.transaction import replace_entry
 
 # The store's metadata key saying IBM's default rules were made (a registry from before records existed
 # gets them at its next open; removing one later is respected).
@@ -512,22 +513,8 @@ def load(engine: ChlauthView, snapshot: Snapshot) -> bool:
 
 def _put(engine: ChlauthView, ident: tuple[str, int, str], record: Record | None) -> None:
     """Makes ``record`` the one at ``ident`` (None removes it): in memory now, undoable, and as a store op."""
-    table = engine.chlauth.by_ident
-    old = table.get(ident)
-    if record is None:
-        table.pop(ident, None)
-        engine.record_op(DeleteChlauth(*ident))
-    else:
-        table[ident] = record
-        engine.record_op(PutChlauth(*ident, tuple(record.attrs.items())))
-
-    def undo() -> None:
-        if old is None:
-            table.pop(ident, None)
-        else:
-            table[ident] = old
-
-    engine.record_undo(undo)
+    replace_entry(engine.record_undo, engine.chlauth.by_ident, ident, record)
+    engine.record_op(DeleteChlauth(*ident) if record is None else PutChlauth(*ident, tuple(record.attrs.items())))
 
 
 def _given(values: dict[int, object]) -> dict[int, ObjValue]:

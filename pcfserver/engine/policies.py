@@ -22,6 +22,7 @@ from pcfserver.engine import responses
 from pcfserver.engine.filters import generic_match
 from pcfserver.engine.messages import MQIError
 from pcfserver.engine.store import AnyOp, DeleteObject, ObjValue, PutObject, Snapshot
+from pcfserver.engine.transaction import replace_entry
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -132,22 +133,8 @@ def _names(p: Parsed, pid: int) -> tuple[str, ...]:
 
 def _put(engine: PolicyView, name: str, policy: Policy | None) -> None:
     """Makes ``policy`` the one called ``name`` (None deletes it): in memory now, undoable, and as a store op."""
-    policies = engine.policies
-    old = policies.get(name)
-    if policy is None:
-        policies.pop(name, None)
-        engine.record_op(DeleteObject(OBJECT_TYPE, name))
-    else:
-        policies[name] = policy
-        engine.record_op(PutObject(OBJECT_TYPE, name, policy.stored()))
-
-    def undo() -> None:
-        if old is None:
-            policies.pop(name, None)
-        else:
-            policies[name] = old
-
-    engine.record_undo(undo)
+    replace_entry(engine.record_undo, engine.policies, name, policy)
+    engine.record_op(DeleteObject(OBJECT_TYPE, name) if policy is None else PutObject(OBJECT_TYPE, name, policy.stored()))
 
 
 def _check(policy: Policy) -> None:

@@ -12,8 +12,9 @@ their dictionary's restore with the queue's name and old record, which costs no 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pcfserver.codec.model import Message
 from pcfserver.engine.store import AnyOp
@@ -25,6 +26,24 @@ UndoRecord = tuple[Restore, object, object]
 def _call(_key: object, fn: object) -> None:
     assert callable(fn)
     fn()
+
+
+def replace_entry(record_undo: Callable[[Callable[[], None]], None], table: MutableMapping[Any, Any], key: object, value: object | None) -> None:
+    """``table[key] = value`` (None: the entry goes), with the undo that puts back what was there: the records of
+    authority, channel authentication and security policies change so."""
+    old = table.get(key)
+    if value is None:
+        table.pop(key, None)
+    else:
+        table[key] = value
+
+    def undo() -> None:
+        if old is None:
+            table.pop(key, None)
+        else:
+            table[key] = old
+
+    record_undo(undo)
 
 
 @dataclass(slots=True)
