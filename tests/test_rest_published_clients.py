@@ -113,14 +113,18 @@ async def test_run_command_answers_a_display_as_one_string_per_object(server: Se
 
 def test_console_over_rest_lays_a_joined_display_out_again() -> None:
     """pcfserver console --rest prints runmqsc's lines: a display's one string is laid out again in the same columns
-    (lists one name a line included); CHLAUTH and SUBID lines, which runmqsc lays out by rules of their own, are the
-    known exceptions."""
+    (lists one name a line included, and the entries runmqsc gives a line of their own: DISPLAY CONN's CONN, EXTCONN
+    and TYPE, a subscription's SUBID); CHLAUTH's lines, laid out by rules of their own, are the known exception."""
     engine = open_engine(None)
     for text in ("DEFINE NAMELIST(NL) NAMES(A,B,C)", "DEFINE QLOCAL(Q.ODD) DESCR('a (b) c   D(x)')"):
         mqsc.run(text, engine.execute)
+    engine.messaging.open_session("an application", "alice")  # DISPLAY CONN: CONN, EXTCONN and TYPE each on a line
+    for text in ("DEFINE QLOCAL(SUB.DEST)", "DEFINE SUB(SUB.ONE) TOPICSTR('a/b') DEST(SUB.DEST)"):  # SUBID on a line of its own
+        mqsc.run(text, engine.execute)
     checked = 0
     for text in ("DISPLAY QLOCAL(*) ALL", "DISPLAY CHANNEL(*) ALL", "DISPLAY QMGR", "DISPLAY NAMELIST(*) ALL", "DISPLAY TOPIC(*) ALL",
-                 "DISPLAY QSTATUS(*) ALL", "DISPLAY LISTENER(*) ALL", "DISPLAY COMMINFO(*) ALL", "DISPLAY QLOCAL(NOPE)", "NOT A COMMAND"):
+                 "DISPLAY QSTATUS(*) ALL", "DISPLAY LISTENER(*) ALL", "DISPLAY COMMINFO(*) ALL", "DISPLAY CONN(*) ALL",
+                 "DISPLAY SUB(SUB.ONE) ALL", "DISPLAY SBSTATUS(SUB.ONE) ALL", "DISPLAY QLOCAL(NOPE)", "NOT A COMMAND"):
         for block in mqsc.run(text, engine.execute).blocks:
             joined = mqsc.command_text(block.lines)
             assert [line for t in joined for line in mqsc.display_lines(t)] == list(block.lines), text

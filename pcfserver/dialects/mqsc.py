@@ -805,11 +805,33 @@ _ENTRY_WORD = re.compile(r" *([A-Z][A-Z0-9]*)(\()?")
 _LIST_BREAK = re.compile(r" {2,},")
 
 
+@cache
+def _own_line_words() -> dict[str, frozenset[str]]:
+    """Per display message (AMQ8276I: ...), the keywords runmqsc writes on a line of their own (``_OWN_LINE``; a
+    connection's EXTCONN with its CONN), so that a display run together can be laid out again the same way."""
+    out: dict[str, frozenset[str]] = {}
+    for code, table in _DISPLAY_TABLE.items():
+        text = message(DIALECT, f"display:{names.command_name(code)}")
+        own = set(_OWN_LINE.get(table, ()))
+        if table in ORDERED_TABLES and table not in _SORTED_STATUS:  # rows before the name (a subscription's SUBID)
+            order = [a.parameter for a in attributes_of(table)]
+            name = _NAME_PARAMETERS.get(table)
+            own.update(order[: order.index(name)] if name in order else ())
+        if text is None or not own:
+            continue
+        words = {display_keyword(p, dialect=DIALECT, table=table) for p in own}
+        if table == "conn":
+            words |= {"CONN", "EXTCONN"}
+        out[_line(f"display:{names.command_name(code)}")] = frozenset(w for w in words if w)
+    return out
+
+
 def display_lines(text: str) -> list[str]:
     """runmqsc's lines of one ``command_text`` display (its entries laid out again); other text as it is."""
     head = _DISPLAY_HEAD.match(text)
     if head is None:
         return [text]
+    own = _own_line_words().get(head.group(1), frozenset())
     entries: list[str] = []
     i, n = head.end(), len(text)
     while i < n:
@@ -818,7 +840,7 @@ def display_lines(text: str) -> list[str]:
             return [text]  # not entries as runmqsc writes them: shown as it came
         i = found.end()
         if not found.group(2):
-            entries.append(found.group(1))
+            entries.append(found.group(1) + ("\n" if found.group(1) in own else ""))
             continue
         depth, j = 1, i
         while j < n and depth:
@@ -828,7 +850,7 @@ def display_lines(text: str) -> list[str]:
             return [text]
         keyword, value = found.group(1), text[i : j - 1]
         names = _LIST_BREAK.split(value)  # a list shown one name a line (NAMES): its continuation lines ran together
-        entries.append(f"{keyword}({value})" if len(names) < 2 else _list_entry(keyword, names))
+        entries.append((f"{keyword}({value})" if len(names) < 2 else _list_entry(keyword, names)) + ("\n" if keyword in own else ""))
         i = j
     return [head.group(1), *layout(entries)]
 
