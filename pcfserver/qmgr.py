@@ -123,7 +123,12 @@ class Session:
     ) -> tuple[MessageDescriptor, bytes]:
         layer = self._qm.engine.messaging
         state = self._live()
-        action = lambda: layer.get(state, queue, browse=browse, msg_id=msg_id, correl_id=correl_id, syncpoint=syncpoint, authorize=authorize)  # noqa: E731
+
+        def action() -> tuple[MessageDescriptor, bytes]:
+            if state.stopped:  # STOP CONN while the get waited: the wait ends, as the connection does
+                raise MQIError(mq.MQRC_CONNECTION_BROKEN)
+            return layer.get(state, queue, browse=browse, msg_id=msg_id, correl_id=correl_id, syncpoint=syncpoint, authorize=authorize)
+
         if wait <= 0:
             return self._qm.call(action)
         return self._qm.call(

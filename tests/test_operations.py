@@ -501,3 +501,35 @@ def test_the_queue_managers_own_connection_is_shown_as_system_and_not_stopped() 
         with qm.session("publisher") as s:
             s.publish("sys/t", b"two")
             assert [s.get("SYS.DEST")[1] for _ in range(2)] == [b"one", b"two"]
+
+
+def test_a_get_waiting_on_a_stopped_connection_ends_with_connection_broken() -> None:
+    """STOP CONN while an embedded get waits: when it next looks (an arrival wakes it) it fails with
+    MQRC_CONNECTION_BROKEN, takes nothing, and its queue handle is closed (IPPROCS 0)."""
+    import threading
+
+    with open_queue_manager() as qm:
+        assert run_script("DEFINE QLOCAL(W.Q)\n", qm.execute).exit_code == 0
+        outcome: dict[str, object] = {}
+
+        def waiter() -> None:
+            with qm.session("waiter") as s:
+                try:
+                    outcome["got"] = s.get("W.Q", wait=10)
+                except MQIError as exc:
+                    outcome["reason"] = exc.reason
+
+        thread = threading.Thread(target=waiter)
+        thread.start()
+        deadline = time.monotonic() + 5
+        while "IPPROCS(1)" not in " ".join(mqsc.run("DISPLAY QLOCAL(W.Q) IPPROCS", qm.execute).lines) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        shown = mqsc.run("DISPLAY CONN(*) WHERE(APPLTAG EQ 'waiter')", qm.execute).lines
+        conn = next(line.strip() for line in shown if line.strip().startswith("CONN("))
+        assert mqsc.run(f"STOP {conn}", qm.execute).status == "ok"
+        with qm.session("other") as other:
+            other.put("W.Q", b"for someone else")
+        thread.join(10)
+        assert outcome == {"reason": mq.MQRC_CONNECTION_BROKEN}
+        assert "CURDEPTH(1)" in " ".join(mqsc.run("DISPLAY QLOCAL(W.Q) CURDEPTH IPPROCS", qm.execute).lines)
+        assert "IPPROCS(0)" in " ".join(mqsc.run("DISPLAY QLOCAL(W.Q) IPPROCS", qm.execute).lines)

@@ -471,6 +471,9 @@ class HttpServer:
         handle: int | None = None
         try:
             while True:
+                if session.stopped:  # STOP CONN while the get waited: it ends with the connection, as MQGET does
+                    result: object = MQIError(mq.MQRC_CONNECTION_BROKEN)
+                    break
                 job = await self._apply(lambda: op.run(layer, session))
                 result = job.result
                 if not (isinstance(result, MQIError) and result.reason == mq.MQRC_NO_MSG_AVAILABLE):
