@@ -21,6 +21,8 @@ WORDS = [
     "QSTATUS", "MAXDEPTH", "PUT", "DESCR", "REPLACE", "LIKE", "WHERE", "TYPE", "ALL", "TRIGGER", "NOTRIGGER", "TOQLOCAL", "ZMQSC",
     "QL-", "ALT", "DISP", "SWEEP-ON", "COMMON-", "CHGMQMQ", "CRTMQMQ", "WRKMQMQ", "CHGMQM", "QNAME", "*SAME", "*NONE", "*ALL",
     "GT", "LK", "*GT", "(", ")", "'", "''", "+", "-", ",", ";", "*", " ", "  ", "\n", "5000", "-1", "99999999999", "Ünï", "²",
+    "SET", "STOP", "POLICY", "SIGNER", "RECIP", "ENCALG(AES256)", "SIGNALG", "KEYREUSE", "UNLIMITED", "TOLERATE", "ACTION(ADD)",
+    "CONN", "CONN(0000000000000001)", "APPLTYPE", "USER",
 ]
 TEXT = st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=6)), max_size=14).map("".join)
 
