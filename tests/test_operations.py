@@ -3,6 +3,7 @@ pymqrest sends it, services with and without --run-services, and properties of t
 
 from __future__ import annotations
 
+import re
 import socket
 import time
 from collections.abc import AsyncIterator
@@ -16,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pcfserver import MQIError, mq, open_queue_manager
-from pcfserver.codec import ByteString, Message, String
+from pcfserver.codec import ByteString, IntegerList, Message, String
 from pcfserver.dialects import mqsc, parse_command, render_command, run_script
 from pcfserver.engine import open_engine
 from pcfserver.server.core import ServerConfig
@@ -533,3 +534,25 @@ def test_a_get_waiting_on_a_stopped_connection_ends_with_connection_broken() -> 
         assert outcome == {"reason": mq.MQRC_CONNECTION_BROKEN}
         assert "CURDEPTH(1)" in " ".join(mqsc.run("DISPLAY QLOCAL(W.Q) CURDEPTH IPPROCS", qm.execute).lines)
         assert "IPPROCS(0)" in " ".join(mqsc.run("DISPLAY QLOCAL(W.Q) IPPROCS", qm.execute).lines)
+
+
+def test_display_qstatus_and_chstatus_monitor_show_the_online_monitoring_parameters() -> None:
+    """MONITOR (IBM DISPLAY QSTATUS / DISPLAY CHSTATUS; Checkmk's ibm_mq plugin runs both) is the group of online
+    monitoring fields, MQIACF_MONITORING in PCF: LGETDATE LGETTIME LPUTDATE LPUTTIME MONQ MSGAGE QTIME for a queue;
+    MONCHL (the level in effect) with the always-returned fields for a channel."""
+    engine = open_engine(None)
+    script = (
+        "DEFINE QLOCAL(MON.XQ) USAGE(XMITQ)\nDEFINE CHANNEL(MON.SDR) CHLTYPE(SDR) CONNAME('127.0.0.1(1)') XMITQ(MON.XQ)\n"
+        "START CHANNEL(MON.SDR)\nALTER QMGR MONCHL(MEDIUM) MONQ(LOW)\n"
+    )
+    assert run_script(script, engine.execute).exit_code == 0
+    queue = mqsc.run("DISPLAY QSTATUS(MON.XQ) MONITOR", engine.execute).lines
+    keywords = re.findall(r"([A-Z]+)\(", " ".join(queue[1:]))
+    assert keywords == ["QUEUE", "TYPE", "LGETDATE", "LGETTIME", "LPUTDATE", "LPUTTIME", "MONQ", "MSGAGE", "QTIME"]
+    assert "MONQ(LOW)" in " ".join(queue)
+    channel = " ".join(mqsc.run("DISPLAY CHSTATUS(*) MONITOR", engine.execute).lines)
+    assert "MONCHL(MEDIUM)" in channel and "STATUS(RETRYING)" in channel and "BYTSSENT" not in channel
+    command = mqsc.parse("DISPLAY QSTATUS(MON.XQ) MONITOR").message
+    assert command is not None and command.get(mq.MQIACF_Q_STATUS_ATTRS) == IntegerList(mq.MQIACF_Q_STATUS_ATTRS, (mq.MQIACF_MONITORING,))
+    assert run_script("ALTER CHANNEL(MON.SDR) CHLTYPE(SDR) MONCHL(OFF)\n", engine.execute).exit_code == 0
+    assert "MONCHL(OFF)" in " ".join(mqsc.run("DISPLAY CHSTATUS(MON.SDR) MONITOR", engine.execute).lines)

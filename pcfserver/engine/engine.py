@@ -55,6 +55,7 @@ from pcfserver.engine.spec import (
     CommandSpec,
     Param,
     byte_text,
+    expand_groups,
     spec,
 )
 from pcfserver.engine.store import (
@@ -785,9 +786,8 @@ class Engine:
         selectors = p.values.get(mq.MQIACF_Q_MGR_ATTRS, (_ALL,))
         assert isinstance(selectors, tuple)
         everything = _ALL in selectors
-        groups = self._spec.qmgr_groups
-        if not everything and any(s in groups for s in selectors):  # DISPLAY QMGR EVENT: the group's attributes
-            selectors = (*selectors, *(member for s in selectors for member in groups.get(s, ())))
+        if not everything:  # DISPLAY QMGR EVENT: the group's attributes
+            selectors = expand_groups(selectors, self._spec.qmgr_groups)
         qmgr = self._qmgr
         params: list[Parameter] = [String(_QMGR_NAME, self._qmgr_name.ljust(_NAME_LENGTH), self._ccsid)]
         for attr in self._spec.qmgr_reported:

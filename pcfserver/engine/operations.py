@@ -27,6 +27,7 @@ from pcfserver.engine.filters import generic_match
 from pcfserver.engine.pubsub_status import StatusInquiries
 from pcfserver.engine.registry import NamedObject
 from pcfserver.engine.responses import Reject
+from pcfserver.engine.spec import expand_groups, spec
 from pcfserver.tables import read_table, value_of
 
 _CONNECTION_ID_LENGTH = 24  # MQ_CONNECTION_ID_LENGTH: EXTCONN (16 bytes, the queue manager's prefix), then CONN (8)
@@ -384,7 +385,16 @@ class Operations:
             mq.MQIACH_MSGS: 0,
             mq.MQIACH_SHORT_RETRIES_LEFT: 10,
             mq.MQIACH_STOP_REQUESTED: 0,
+            mq.MQIA_MONITORING_CHANNEL: self._monitoring(status.name),
         }
+
+    def _monitoring(self, name: str) -> int:
+        """A channel's online monitoring level in effect: its MONCHL, or the queue manager's for MONCHL(QMGR) (none: off)."""
+        record = self.engine.objects.get(mq.MQOT_CHANNEL, name)
+        level = record.attrs.get(mq.MQIA_MONITORING_CHANNEL, mq.MQMON_Q_MGR) if record is not None else mq.MQMON_Q_MGR
+        if level == mq.MQMON_Q_MGR:
+            level = self.engine.qmgr_attr(mq.MQIA_MONITORING_CHANNEL)
+        return level if isinstance(level, int) and level in (mq.MQMON_LOW, mq.MQMON_MEDIUM, mq.MQMON_HIGH) else mq.MQMON_OFF
 
     def inquire_channel_status(self, command: Message, p: Parsed) -> list[Message]:
         values = self._values(p)
@@ -392,7 +402,7 @@ class Operations:
         if values.get(mq.MQIACH_CHANNEL_INSTANCE_TYPE, mq.MQOT_CURRENT_CHANNEL) == mq.MQOT_SAVED_CHANNEL:
             raise Reject(mq.MQRCCF_CHL_STATUS_NOT_FOUND)
         selectors = values.get(mq.MQIACH_CHANNEL_INSTANCE_ATTRS)
-        chosen = frozenset(selectors) if isinstance(selectors, tuple) else _CHSTATUS_ALWAYS
+        chosen = frozenset(expand_groups(selectors, spec().status_groups["chstatus"])) if isinstance(selectors, tuple) else _CHSTATUS_ALWAYS
         chosen = chosen | _CHSTATUS_ALWAYS
         conname = values.get(mq.MQCACH_CONNECTION_NAME)
         xmitq = values.get(mq.MQCACH_XMIT_Q_NAME)

@@ -14,6 +14,7 @@ from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, Stri
 from pcfserver.engine import responses
 from pcfserver.engine.context import EngineView
 from pcfserver.engine.messages import MONITORING_ON, MQIError, monitoring_level
+from pcfserver.engine.spec import expand_groups, spec
 from pcfserver.tables import read_table, value_of
 
 if TYPE_CHECKING:
@@ -68,6 +69,7 @@ def inquire_q_status(engine: Engine, command: Message, p: Parsed) -> list[Messag
     selectors = p.values.get(mq.MQIACF_Q_STATUS_ATTRS, (mq.MQIACF_ALL,))
     assert isinstance(selectors, tuple)
     everything = mq.MQIACF_ALL in selectors
+    selectors = expand_groups(selectors, spec().status_groups["queue-status"])  # MONITOR: the monitoring fields
     if p.values.get(mq.MQIACF_Q_STATUS_TYPE, mq.MQIACF_Q_STATUS) == mq.MQIACF_Q_HANDLE:
         return _handles(engine, command, p, queues, everything, frozenset(selectors))
     out = [responses.ok_response(command, _parameters(engine, "QUEUE", _queue_values(engine, q), everything, frozenset(selectors))) for q in queues]

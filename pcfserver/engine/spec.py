@@ -199,13 +199,21 @@ class ObjectSpec:
         return attr.defaults.get(subtype, attr.defaults[0])
 
 
-def qmgr_groups() -> dict[int, frozenset[int]]:
-    """Inquire Queue Manager's group selectors and their attributes (formats/qmgr-attributes.tsv, group column)."""
+def selector_groups(table: str = "qmgr-attributes.tsv") -> dict[int, frozenset[int]]:
+    """A table's group selectors and the attributes each stands for (its group column): Inquire Queue Manager's
+    (MQIACF_Q_MGR_EVENT, ...), Inquire Queue Status's and Inquire Channel Status's MQIACF_MONITORING."""
     groups: dict[int, set[int]] = {}
-    for row in read_table("qmgr-attributes.tsv"):
-        for group in row.get("group", "").split():
+    for row in read_table(table):
+        for group in (row.get("group") or "").split():
             groups.setdefault(value_of(group), set()).add(value_of(row["parameter"]))
     return {group: frozenset(members) for group, members in groups.items()}
+
+
+def expand_groups(selectors: tuple[int, ...], groups: dict[int, frozenset[int]]) -> tuple[int, ...]:
+    """Selectors with each group selector's members added (DISPLAY QMGR EVENT, DISPLAY QSTATUS MONITOR)."""
+    if not any(s in groups for s in selectors):
+        return selectors
+    return (*selectors, *(member for s in selectors for member in groups.get(s, ())))
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +233,8 @@ class Spec:
     # Inquire Queue Manager's group selectors (MQIACF_Q_MGR_SYSTEM, ...) and the attributes each stands for
     # (qmgr-attributes.tsv's group column).
     qmgr_groups: dict[int, frozenset[int]] = field(default_factory=dict)
+    # The same for the status tables that have them (queue-status, chstatus: MQIACF_MONITORING), by table.
+    status_groups: dict[str, dict[int, frozenset[int]]] = field(default_factory=dict)
     records: dict[str, dict[int, Attribute]] = field(default_factory=dict)  # RECORD_TABLES' attributes
 
     def attributes_of(self, kind: str) -> dict[int, Attribute]:
@@ -466,14 +476,17 @@ def spec() -> Spec:
     for table_name in ("queue-status", *STATUS_TABLES):
         records[table_name] = {a.pid: a for a in (_object_attribute(_FILTER_ROW | row) for row in read_table(f"{table_name}-attributes.tsv"))}
     all_value = mq.MQIACF_ALL
-    qmgr_group_members = qmgr_groups()
+    qmgr_group_members = selector_groups()
+    status_groups = {table: selector_groups(f"{table}-attributes.tsv") for table in ("queue-status", *STATUS_TABLES)}
     selectors = {
         "@queue-selectors": frozenset(
             [all_value, mq.MQCA_Q_NAME, mq.MQIA_Q_TYPE]
             + [a.pid for a in queue_attrs.values() if a.access != "command"]
         ),
         "@qmgr-selectors": frozenset([all_value, *qmgr_attrs, *qmgr_group_members]),
-        "@queue-status-selectors": frozenset([all_value, *(value_of(row["parameter"]) for row in read_table("queue-status-attributes.tsv"))]),
+        "@queue-status-selectors": frozenset(
+            [all_value, *(value_of(row["parameter"]) for row in read_table("queue-status-attributes.tsv")), *status_groups["queue-status"]]
+        ),
     }
     for kind, found in objects.items():
         subtype = kinds.by_key()[kind].subtype
@@ -481,7 +494,9 @@ def spec() -> Spec:
             [all_value, *(a.pid for a in found.attributes.values() if a.access != "command"), *([subtype] if subtype else [])]
         )
     for table_name in STATUS_TABLES:
-        selectors[f"@{table_name}-selectors"] = frozenset([all_value, *(value_of(row["parameter"]) for row in read_table(f"{table_name}-attributes.tsv"))])
+        selectors[f"@{table_name}-selectors"] = frozenset(
+            [all_value, *(value_of(row["parameter"]) for row in read_table(f"{table_name}-attributes.tsv")), *status_groups[table_name]]
+        )
     rows_by_command: dict[str, list[dict[str, str]]] = {}
     for row in kinds.expand_rows(read_table("commands.tsv")):
         rows_by_command.setdefault(row["command"], []).append(row)
@@ -557,4 +572,5 @@ def spec() -> Spec:
         objects=objects,
         records=records,
         qmgr_groups=qmgr_group_members,
+        status_groups=status_groups,
     )
