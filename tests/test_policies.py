@@ -59,7 +59,7 @@ def test_set_policy_checks_what_a_policy_must_hold_and_a_refused_command_changes
     assert reason(engine.execute(set_policy("Q1", StringList(mq.MQCA_SIGNER_DN, ("CN=a",))))) == mq.MQRCCF_SIGNATURE_ALG_ERROR
     assert reason(engine.execute(set_policy("Q1", Integer(mq.MQIA_SIGNATURE_ALGORITHM, 99)))) == mq.MQRCCF_SIGNATURE_ALG_ERROR
     assert reason(engine.execute(set_policy("Q1", Integer(mq.MQIA_KEY_REUSE_COUNT, 10_000_000)))) == mq.MQRCCF_PARM_VALUE_ERROR
-    assert reason(engine.execute(set_policy("Q1", Integer(mq.MQIACF_ACTION, mq.MQACT_ADD), recipient))) == mq.MQRCCF_POLICY_NOT_FOUND
+    assert reason(engine.execute(set_policy("Q1", Integer(mq.MQIACF_ACTION, mq.MQACT_REMOVE), recipient))) == mq.MQRCCF_POLICY_NOT_FOUND
     assert reason(engine.execute(inquire("*"))) == mq.MQRCCF_POLICY_NOT_FOUND
     assert reason(engine.execute(set_policy("Q1", ENCRYPT, recipient, Integer(mq.MQIA_KEY_REUSE_COUNT, mq.MQKEY_REUSE_UNLIMITED)))) == 0
     # removing the last recipient of an encrypting policy is refused; the policy stays as it was
@@ -168,3 +168,14 @@ def test_a_policy_set_over_pcf_reads_back_the_same_through_mqsc_text(
     assert reason(through) == reason(direct)
     assert fields(engine.execute(inquire("PROP.Q"))) == direct_shown
     engine.execute(Message(mq.MQCMD_DELETE_PROT_POLICY, (String(N, "PROP.Q"),)))
+
+
+def test_add_makes_a_policy_that_is_not_there_as_ibms_application_ams_tutorial_does(engine: Engine) -> None:
+    """ibm-cloud-docs/mqcloud mqoc_app_ams.md sets a new queue's policy with ACTION(ADD); its algorithms are kept."""
+    text = ("SET POLICY(DEV.QUEUE.1) SIGNALG(SHA256) ENCALG(AES256) SIGNER('CN=app,O=Example') RECIP('CN=app,O=Example') "
+            "ACTION(ADD)\nDISPLAY POLICY(DEV.QUEUE.1)\n")
+    outcome = run_script(text, engine.execute, qmgr_name="QM1")
+    assert outcome.exit_code == 0, outcome.text
+    [made] = fields(engine.execute(inquire("DEV.QUEUE.1")))
+    assert (made[mq.MQIA_SIGNATURE_ALGORITHM], made[mq.MQIA_ENCRYPTION_ALGORITHM], made[mq.MQCA_SIGNER_DN]) == (
+        mq.MQMLP_SIGN_ALG_SHA256, mq.MQMLP_ENCRYPTION_ALG_AES256, ("CN=app,O=Example",))

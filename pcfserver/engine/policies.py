@@ -151,7 +151,10 @@ def set_policy(engine: PolicyView, command: Message, p: Parsed) -> list[Message]
     name = _name(p)
     action = p.values.get(mq.MQIACF_ACTION, mq.MQACT_REPLACE)
     signers, recipients = _names(p, SIGNERS), _names(p, RECIPIENTS)
-    if action == mq.MQACT_REPLACE:
+    old = engine.policies.get(name)
+    if action == mq.MQACT_REPLACE or (action == mq.MQACT_ADD and old is None):
+        # ADD makes a policy that is not there from the command, as REPLACE does: IBM's application AMS tutorial
+        # (ibm-cloud-docs/mqcloud mqoc_app_ams.md) sets a new queue's policy with ACTION(ADD).
 
         def number(pid: int, default: int) -> int:
             value = p.values.get(pid, default)
@@ -161,7 +164,6 @@ def set_policy(engine: PolicyView, command: Message, p: Parsed) -> list[Message]
         policy = Policy(name, number(SIGNALG, mq.MQMLP_SIGN_ALG_NONE), number(ENCALG, mq.MQMLP_ENCRYPTION_ALG_NONE), signers, recipients,
                         number(TOLERATE, mq.MQMLP_TOLERATE_UNPROTECTED_NO), number(KEYREUSE, mq.MQKEY_REUSE_DISABLED))
     else:
-        old = engine.policies.get(name)
         if old is None:
             raise MQIError(mq.MQRCCF_POLICY_NOT_FOUND)
         if action == mq.MQACT_ADD:
