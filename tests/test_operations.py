@@ -3,6 +3,7 @@ pymqrest sends it, services with and without --run-services, and properties of t
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import time
@@ -419,16 +420,20 @@ def test_display_conn_lists_the_messaging_sessions() -> None:
     script = "DIS CONN(*) ALL\nDIS CONN(0000000000000001) TYPE(CONN)\nDIS CONN(00FF)\nDIS CONN(XYZ)\nDIS CONN(414D5143514D312020202020202020200000000000000001)\n"
     lines = run_script(script, engine.execute, dialect="mqsc", clock=lambda: CLOCK).text.splitlines()[4:]
     head = ["AMQ8276I: Display Connection details.", "   CONN(0000000000000001)", "   EXTCONN(414D5143514D31202020202020202020)", "   TYPE(CONN)"]
-    assert lines[:8] == [
+    assert lines[:12] == [
         "     1 : DIS CONN(*) ALL",
         *head,
-        "   APPLTAG(orders)                         APPLTYPE(USER)",
-        "   CHANNEL( )                              CONNAME( )",
-        "   USERID(alice)",
+        f"   {f'PID({os.getpid()})':<40}TID(1)",
+        "   APPLDESC( )                             APPLTAG(orders)",
+        "   APPLTYPE(USER)                          ASTATE(NONE)",
+        "   CHANNEL( )                              CLIENTID( )",
+        "   CONNAME( )                              CONNOPTS(MQCNO_HANDLE_SHARE_BLOCK,MQCNO_SHARED_BINDING)",
+        "   USERID(alice)                           URTYPE(QMGR)",
+        "   UOWSTATE(NONE)",
     ]
-    assert lines[8:13] == ["     2 : DIS CONN(0000000000000001) TYPE(CONN)", *head]
-    assert lines[13:15] == ["     3 : DIS CONN(00FF)", "No connection matches."]
-    assert lines[16].startswith("AMQ8405I")  # not hexadecimal
+    assert lines[12:17] == ["     2 : DIS CONN(0000000000000001) TYPE(CONN)", *head]
+    assert lines[17:19] == ["     3 : DIS CONN(00FF)", "No connection matches."]
+    assert lines[20].startswith("AMQ8405I")  # not hexadecimal
     assert lines[lines.index("     5 : DIS CONN(414D5143514D312020202020202020200000000000000001)") + 1 :][:4] == head
 
 
@@ -556,3 +561,26 @@ def test_display_qstatus_and_chstatus_monitor_show_the_online_monitoring_paramet
     assert command is not None and command.get(mq.MQIACF_Q_STATUS_ATTRS) == IntegerList(mq.MQIACF_Q_STATUS_ATTRS, (mq.MQIACF_MONITORING,))
     assert run_script("ALTER CHANNEL(MON.SDR) CHLTYPE(SDR) MONCHL(OFF)\n", engine.execute).exit_code == 0
     assert "MONCHL(OFF)" in " ".join(mqsc.run("DISPLAY CHSTATUS(MON.SDR) MONITOR", engine.execute).lines)
+
+
+def test_display_conn_answers_connection_and_handle_attributes_as_published_scripts_ask() -> None:
+    """IBM's technote on stopping client connections asks DISPLAY CONN(*) WHERE(CHANNEL NE '') APPLTAG CHANNEL CONNAME
+    CONNOPTS; a support note asks WHERE(OBJNAME EQ q) with TYPE(HANDLE).  A session's open handle is one TYPE(HANDLE)
+    answer (OBJNAME, OBJTYPE, OPENOPTS, HSTATE); UOWSTATE is ACTIVE while it has messages under syncpoint."""
+    engine = open_engine(None)
+    assert run_script("DEFINE QLOCAL(HANDLE.Q)\n", engine.execute).exit_code == 0
+    layer = engine.messaging
+    session = layer.open_session("holder", "alice")
+    engine.execute_operation(lambda: layer.open(session, "HANDLE.Q", input=True))
+    technote = mqsc.run("DISPLAY CONN(*) WHERE(CHANNEL NE '') APPLTAG CHANNEL CONNAME CONNOPTS", engine.execute)
+    assert technote.lines == ["No connection matches."]  # no connection comes through a channel here
+    everything = " ".join(mqsc.run("DISPLAY CONN(*) APPLTAG CONNOPTS UOWSTATE", engine.execute).lines)
+    assert "CONNOPTS(MQCNO_HANDLE_SHARE_BLOCK,MQCNO_SHARED_BINDING)" in everything and "UOWSTATE(NONE)" in everything
+    handles = mqsc.run("DISPLAY CONN(*) TYPE(HANDLE) WHERE(OBJNAME EQ 'HANDLE.Q') ALL", engine.execute).lines
+    shown = " ".join(handles)
+    assert "TYPE(HANDLE)" in shown and "OBJNAME(HANDLE.Q)" in shown and "OBJTYPE(QUEUE)" in shown
+    assert "OPENOPTS(MQOO_INPUT_AS_Q_DEF)" in shown and "HSTATE(INACTIVE)" in shown and "APPLTAG" not in shown
+    both = [line for line in mqsc.run("DISPLAY CONN(*) TYPE(ALL)", engine.execute).lines if "TYPE(" in line]
+    assert [line.strip() for line in both] == ["TYPE(CONN)", "TYPE(HANDLE)"]
+    engine.execute_operation(lambda: layer.put(session, "HANDLE.Q", b"held", syncpoint=True))
+    assert "UOWSTATE(ACTIVE)" in " ".join(mqsc.run("DISPLAY CONN(*) WHERE(UOWSTATE EQ ACTIVE) UOWSTATE", engine.execute).lines)

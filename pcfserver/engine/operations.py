@@ -20,7 +20,7 @@ from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from pcfserver import mq
-from pcfserver.codec.model import ByteString, Integer, Message, Parameter, String
+from pcfserver.codec.model import ByteString, Integer, IntegerList, Message, Parameter, String
 from pcfserver.engine import objects, responses
 from pcfserver.engine.context import EngineView
 from pcfserver.engine.filters import generic_match
@@ -33,6 +33,8 @@ from pcfserver.tables import read_table, value_of
 _CONNECTION_ID_LENGTH = 24  # MQ_CONNECTION_ID_LENGTH: EXTCONN (16 bytes, the queue manager's prefix), then CONN (8)
 _EXTCONN_LENGTH = 16
 _ALL = mq.MQIACF_ALL
+# A session's connect options as DISPLAY CONN shows them: a local binding whose handles are shared (K, conn-attributes.tsv).
+_CONNECT_OPTIONS = (mq.MQCNO_HANDLE_SHARE_BLOCK, mq.MQCNO_SHARED_BINDING)
 # The port a listener with PORT(0) listens on: IBM's default (q085630_: "0 ... the default port number 1414").
 DEFAULT_PORT = 1414
 # The backlog a listener with BACKLOG(0) uses and shows (100 on Linux: [INSTANA] DISPLAY LSSTATUS).
@@ -217,7 +219,9 @@ class Operations:
     def _string(self, pid: int, value: str, length: int) -> String:
         return String(pid, value.ljust(length) if length else value, self.engine.ccsid)
 
-    def _fields(self, command: Message, table: tuple[tuple[int, int], ...], values: Mapping[int, int | str | bytes], chosen: frozenset[int]) -> Message:
+    def _fields(
+        self, command: Message, table: tuple[tuple[int, int], ...], values: Mapping[int, int | str | bytes | tuple[int, ...]], chosen: frozenset[int]
+    ) -> Message:
         params: list[Parameter] = []
         everything = _ALL in chosen
         for index, (pid, length) in enumerate(table):
@@ -228,6 +232,8 @@ class Operations:
                 continue
             if isinstance(value, bytes):
                 params.append(ByteString(pid, value))
+            elif isinstance(value, tuple):
+                params.append(IntegerList(pid, value))
             else:
                 params.append(self._string(pid, value, length) if isinstance(value, str) else Integer(pid, value))
         return responses.ok_response(command, tuple(params))
@@ -686,6 +692,7 @@ class Operations:
     def inquire_connection(self, command: Message, p: Parsed) -> list[Message]:
         values = self._values(p)
         chosen = values.get(mq.MQIACF_CONNECTION_ATTRS, (_ALL,))
+        info_type = values.get(mq.MQIACF_CONN_INFO_TYPE, mq.MQIACF_CONN_INFO_CONN)
         assert isinstance(chosen, tuple)
         sessions = getattr(getattr(self.engine, "messaging", None), "sessions", {})
         out = []
@@ -694,16 +701,39 @@ class Operations:
             identifier = self.connection_id(ident)
             if not self._connection_matches(identifier, values):
                 continue
-            line: dict[int, int | str | bytes] = {
-                mq.MQBACF_CONNECTION_ID: identifier,
-                mq.MQIACF_CONN_INFO_TYPE: mq.MQIACF_CONN_INFO_CONN,
-                mq.MQCACF_APPL_TAG: str(getattr(session, "appl_name", "")),
-                mq.MQIA_APPL_TYPE: mq.MQAT_QMGR if session.system else mq.MQAT_USER,
-                mq.MQCACH_CHANNEL_NAME: "",
-                mq.MQCACH_CONNECTION_NAME: "",
-                mq.MQCACF_USER_IDENTIFIER: str(getattr(session, "user", "")),
-            }
-            out.append(self._fields(command, self._conn, line, frozenset(chosen) | {mq.MQIACF_CONN_INFO_TYPE}))
+            shown = frozenset(chosen) | {mq.MQIACF_CONN_INFO_TYPE}
+            if info_type in (mq.MQIACF_CONN_INFO_CONN, mq.MQIACF_CONN_INFO_ALL):
+                line: dict[int, int | str | bytes | tuple[int, ...]] = {
+                    mq.MQBACF_CONNECTION_ID: identifier,
+                    mq.MQIACF_CONN_INFO_TYPE: mq.MQIACF_CONN_INFO_CONN,
+                    mq.MQIACF_PROCESS_ID: os.getpid(),
+                    mq.MQIACF_THREAD_ID: ident,
+                    mq.MQCACF_APPL_DESC: "",
+                    mq.MQCACF_APPL_TAG: str(getattr(session, "appl_name", "")),
+                    mq.MQIA_APPL_TYPE: mq.MQAT_QMGR if session.system else mq.MQAT_USER,
+                    mq.MQIACF_ASYNC_STATE: mq.MQAS_NONE,
+                    mq.MQCACH_CHANNEL_NAME: "",
+                    mq.MQCACH_CLIENT_ID: "",
+                    mq.MQCACH_CONNECTION_NAME: "",
+                    mq.MQIACF_CONNECT_OPTIONS: _CONNECT_OPTIONS,
+                    mq.MQCACF_USER_IDENTIFIER: str(getattr(session, "user", "")),
+                    mq.MQIACF_UOW_TYPE: mq.MQUOWT_Q_MGR,
+                    mq.MQIACF_UOW_STATE: mq.MQUOWST_ACTIVE if session.uow else mq.MQUOWST_NONE,
+                }
+                out.append(self._fields(command, self._conn, line, shown))
+            if info_type in (mq.MQIACF_CONN_INFO_HANDLE, mq.MQIACF_CONN_INFO_ALL):
+                for handle in session.handles.values():
+                    options = (mq.MQOO_INPUT_AS_Q_DEF,) * handle.input + (mq.MQOO_OUTPUT,) * handle.output
+                    line = {
+                        mq.MQBACF_CONNECTION_ID: identifier,
+                        mq.MQIACF_CONN_INFO_TYPE: mq.MQIACF_CONN_INFO_HANDLE,
+                        mq.MQIACF_ASYNC_STATE: mq.MQAS_NONE,
+                        mq.MQCACF_OBJECT_NAME: handle.path[0],
+                        mq.MQIACF_OBJECT_TYPE: mq.MQOT_Q,
+                        mq.MQIACF_OPEN_OPTIONS: options,
+                        mq.MQIACF_HANDLE_STATE: mq.MQHSTATE_ACTIVE if handle.waiting else mq.MQHSTATE_INACTIVE,
+                    }
+                    out.append(self._fields(command, self._conn, line, shown))
         if not out:
             raise Reject(mq.MQRCCF_NONE_FOUND)
         return responses.numbered(out)
