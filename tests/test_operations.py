@@ -544,7 +544,8 @@ def test_a_get_waiting_on_a_stopped_connection_ends_with_connection_broken() -> 
 def test_display_qstatus_and_chstatus_monitor_show_the_online_monitoring_parameters() -> None:
     """MONITOR (IBM DISPLAY QSTATUS / DISPLAY CHSTATUS; Checkmk's ibm_mq plugin runs both) is the group of online
     monitoring fields, MQIACF_MONITORING in PCF: LGETDATE LGETTIME LPUTDATE LPUTTIME MONQ MSGAGE QTIME for a queue;
-    MONCHL (the level in effect) with the always-returned fields for a channel."""
+    MONCHL (the level in effect), the time and batch indicators and XQMSGSA with the always-returned fields for a
+    channel."""
     engine = open_engine(None)
     script = (
         "DEFINE QLOCAL(MON.XQ) USAGE(XMITQ)\nDEFINE CHANNEL(MON.SDR) CHLTYPE(SDR) CONNAME('127.0.0.1(1)') XMITQ(MON.XQ)\n"
@@ -557,10 +558,14 @@ def test_display_qstatus_and_chstatus_monitor_show_the_online_monitoring_paramet
     assert "MONQ(LOW)" in " ".join(queue)
     channel = " ".join(mqsc.run("DISPLAY CHSTATUS(*) MONITOR", engine.execute).lines)
     assert "MONCHL(MEDIUM)" in channel and "STATUS(RETRYING)" in channel and "BYTSSENT" not in channel
+    # the indicators, as real runmqsc output shows them for a retrying sender: NETTIME(0,0) XQTIME(0,0) XBATCHSZ(...)
+    assert all(f"{word}(0,0)" in channel for word in ("XQTIME", "NETTIME", "EXITTIME", "XBATCHSZ", "COMPRATE", "COMPTIME"))
+    assert "XQMSGSA(0)" in channel
     command = mqsc.parse("DISPLAY QSTATUS(MON.XQ) MONITOR").message
     assert command is not None and command.get(mq.MQIACF_Q_STATUS_ATTRS) == IntegerList(mq.MQIACF_Q_STATUS_ATTRS, (mq.MQIACF_MONITORING,))
     assert run_script("ALTER CHANNEL(MON.SDR) CHLTYPE(SDR) MONCHL(OFF)\n", engine.execute).exit_code == 0
-    assert "MONCHL(OFF)" in " ".join(mqsc.run("DISPLAY CHSTATUS(MON.SDR) MONITOR", engine.execute).lines)
+    off = " ".join(mqsc.run("DISPLAY CHSTATUS(MON.SDR) MONITOR", engine.execute).lines)
+    assert "MONCHL(OFF)" in off and "XQTIME( , )" in off  # blank while the channel's monitoring is off
 
 
 def test_display_conn_answers_connection_and_handle_attributes_as_published_scripts_ask() -> None:

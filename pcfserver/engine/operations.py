@@ -35,6 +35,14 @@ _EXTCONN_LENGTH = 16
 _ALL = mq.MQIACF_ALL
 # A session's connect options as DISPLAY CONN shows them: a local binding whose handles are shared (K, conn-attributes.tsv).
 _CONNECT_OPTIONS = (mq.MQCNO_HANDLE_SHARE_BLOCK, mq.MQCNO_SHARED_BINDING)
+# A channel's monitoring indicators (short and long term): blank while its monitoring is off, 0,0 when it is on (a
+# channel here carries no traffic to measure).
+_INDICATORS = (
+    mq.MQIACH_XMITQ_TIME_INDICATOR, mq.MQIACH_NETWORK_TIME_INDICATOR, mq.MQIACH_EXIT_TIME_INDICATOR,
+    mq.MQIACH_BATCH_SIZE_INDICATOR, mq.MQIACH_COMPRESSION_RATE, mq.MQIACH_COMPRESSION_TIME,
+)
+_NOT_AVAILABLE = (mq.MQMON_NOT_AVAILABLE, mq.MQMON_NOT_AVAILABLE)
+_NO_TRAFFIC = (0, 0)
 # The port a listener with PORT(0) listens on: IBM's default (q085630_: "0 ... the default port number 1414").
 DEFAULT_PORT = 1414
 # The backlog a listener with BACKLOG(0) uses and shows (100 on Linux: [INSTANA] DISPLAY LSSTATUS).
@@ -362,8 +370,9 @@ class Operations:
             raise Reject(mq.MQRCCF_CHANNEL_TYPE_ERROR)
         return responses.success(command)
 
-    def _channel_values(self, status: ChannelStatus) -> dict[int, int | str]:
+    def _channel_values(self, status: ChannelStatus) -> dict[int, int | str | tuple[int, ...]]:
         running = status.status == mq.MQCHS_RUNNING
+        monitoring = self._monitoring(status.name)
         return {
             mq.MQCACH_CHANNEL_NAME: status.name,
             mq.MQIACH_CHANNEL_TYPE: status.chltype,
@@ -391,8 +400,15 @@ class Operations:
             mq.MQIACH_MSGS: 0,
             mq.MQIACH_SHORT_RETRIES_LEFT: 10,
             mq.MQIACH_STOP_REQUESTED: 0,
-            mq.MQIA_MONITORING_CHANNEL: self._monitoring(status.name),
+            mq.MQIA_MONITORING_CHANNEL: monitoring,
+            **dict.fromkeys(_INDICATORS, _NO_TRAFFIC if monitoring != mq.MQMON_OFF else _NOT_AVAILABLE),
+            **({mq.MQIACH_XMITQ_MSGS_AVAILABLE: self._xmitq_depth(status.xmitq)} if status.xmitq else {}),
         }
+
+    def _xmitq_depth(self, xmitq: str) -> int:
+        """XQMSGSA: the messages on the transmission queue the channel would take (none here: the depth)."""
+        layer = getattr(self.engine, "messaging", None)
+        return int(layer.status(xmitq)[0]) if layer is not None else 0
 
     def _monitoring(self, name: str) -> int:
         """A channel's online monitoring level in effect: its MONCHL, or the queue manager's for MONCHL(QMGR) (none: off)."""
