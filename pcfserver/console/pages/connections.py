@@ -23,6 +23,9 @@ from pcfserver.rest.http import Response
 
 _HEX = re.compile(r"[0-9A-Fa-f]{16}")
 _SYSTEM = "SYSTEM"
+# The columns, in conn-attributes.tsv's order: what tells connections apart and what an administrator looks for
+# (a long unit of work); DISPLAY CONN(c) ALL in the MQSC page shows the rest.
+_COLUMNS = frozenset(("CONN", "TYPE", "PID", "APPLTAG", "APPLTYPE", "CHANNEL", "CONNAME", "USERID", "UOWSTATE"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +47,7 @@ def connection_table(ctx: ConsoleContext) -> ConnectionTable:
     inquiry = Message(mq.MQCMD_INQUIRE_CONNECTION, (ByteString(mq.MQBACF_GENERIC_CONNECTION_ID, b""), IntegerList(mq.MQIACF_CONNECTION_ATTRS, (mq.MQIACF_ALL,))))
     answer = ctx.execute(inquiry)
     failed = failure(answer)
-    headers = tuple(a.keyword("mqsc") for a in object_attributes("conn") if a.keyword("mqsc"))
+    headers = tuple(a.keyword("mqsc") for a in object_attributes("conn") if a.keyword("mqsc") in _COLUMNS)
     extconn = connection_parts(ctx.engine.operations.connection_id(0))[1]
     if failed is not None and failed.reason != mq.MQRCCF_NONE_FOUND:
         return ConnectionTable(headers, (), False, extconn)
