@@ -155,3 +155,32 @@ async def test_stop_conn_over_run_command_json_and_the_messaging_api_goes_on(ser
         assert [(await client.delete(url, headers=CSRF)).text for _ in range(2)] == ["before", "after"]
         after = (await run_json(client, command="display", qualifier="conn", name="*", parameters={"where": "appltag eq 'pcfserver REST'"})).json()
         assert [item["parameters"]["conn"] for item in after["commandResponse"]] != [conn]
+
+
+async def test_display_qmstatus_over_run_command_json_answers_the_attributes_asked_for(server: Server) -> None:
+    """Health checks (kriersd/mq-health-check-python) ask runCommandJSON display qmstatus for CONNS, CHINIT ...: the
+    queue manager's Inquire Queue Manager Status answers them, not a fixed QMNAME/STATUS/STARTDA/STARTTI."""
+    async with server.client() as client:
+        asked = (await run_json(client, command="display", qualifier="qmstatus", responseParameters=["conns", "chinit", "cmdserv"])).json()
+        parameters = asked["commandResponse"][0]["parameters"]
+        assert parameters["qmname"] == "QM1" and parameters["chinit"] == "RUNNING" and parameters["cmdserv"] == "RUNNING"
+        assert isinstance(parameters["conns"], int)
+        every = (await run_json(client, command="display", qualifier="qmstatus", responseParameters=["all"])).json()
+        assert {"status", "startda", "startti", "ldapconn"} <= set(every["commandResponse"][0]["parameters"])
+
+
+async def test_health_check_and_exporter_displays(server: Server) -> None:
+    """kriersd/mq-health-check-python asks display channel(X) for CHLTYPE MAXINST MAXINSTC (CHLTYPE is a requested
+    attribute in IBM's syntax); fitchos/mqa-prometheus asks display qstatus(*) for CURFSIZE and CURMAXFS (MQ 9.1.5)."""
+    async with server.client() as client:
+        channel = (await run_json(client, command="display", qualifier="channel", name="SYSTEM.DEF.SVRCONN",
+                                  responseParameters=["chltype", "maxinst", "maxinstc"])).json()
+        assert channel["overallCompletionCode"] == 0, channel
+        assert channel["commandResponse"][0]["parameters"]["chltype"] == "SVRCONN"
+        assert mqsc.parse("DISPLAY LISTENER(*) TRPTYPE").message is not None
+        assert (await run_text(client, "DEFINE QLOCAL(FILE.SIZE.Q) MAXFSIZE(500) REPLACE")).json()["overallCompletionCode"] == 0
+        status = (await run_json(client, command="display", qualifier="qstatus", name="FILE.SIZE.Q",
+                                 responseParameters=["curdepth", "ipprocs", "opprocs", "curfsize", "curmaxfs", "qtime", "uncom"])).json()
+        assert status["overallCompletionCode"] == 0, status
+        parameters = status["commandResponse"][0]["parameters"]
+        assert (parameters["curfsize"], parameters["curmaxfs"]) == (0, 500)

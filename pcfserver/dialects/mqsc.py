@@ -274,8 +274,12 @@ def options_of(command: str) -> Options:
         attributes.pop(keyword, None)
     filterable = selectors
     kind = kinds.kind_of_command(row.pcf) if row.pcf is not None else None
-    if selectors is not None and kind is not None and kind.subtype:  # WHERE(CHLTYPE EQ SVRCONN): IBM DISPLAY CHANNEL
-        filterable = {**selectors, **{k: a for k, a in vocab.table(kind.key).items() if a.parameter == kind.subtype}}
+    if selectors is not None and kind is not None and kind.subtype:
+        # The sort is a requested attribute too (DISPLAY CHANNEL(x) CHLTYPE, DISPLAY LISTENER(*) TRPTYPE: IBM's syntax
+        # diagrams; a health check asks for CHLTYPE MAXINST MAXINSTC), and WHERE(CHLTYPE EQ SVRCONN) may test it.
+        sort = {k: a for k, a in vocab.table(kind.key).items() if a.parameter == kind.subtype}
+        selectors = {**selectors, **sort}
+        filterable = selectors
     return Options(keyed, frozenset(flags), attributes, selectors, where, shows, type_parameter, unnamed, brief, filterable)
 
 

@@ -1032,6 +1032,11 @@ class MessageLayer:
         short, long = state.qtime
         return int(short * 1e6), int(long * 1e6)
 
+    def stored_bytes(self, name: str) -> int:
+        """The bytes a queue's messages take (bodies and a fixed 512 for each descriptor): DISPLAY QSTATUS CURFSIZE."""
+        state = self.queues.get(name)
+        return sum(len(m.body) + 512 for m in state.in_order()) if state else 0
+
     def oldest_age(self, name: str) -> int:
         state = self.queues.get(name)
         if state is None:

@@ -17,6 +17,9 @@ from pcfserver.engine.messages import MONITORING_ON, MQIError, monitoring_level
 from pcfserver.engine.spec import expand_groups, spec
 from pcfserver.tables import read_table, value_of
 
+_MEGABYTE = 1024 * 1024
+_DEFAULT_MAX_FILE = 2_088_960  # CURMAXFS of a queue whose MAXFSIZE is DEFAULT: MQ's default queue file limit in MB (K)
+
 if TYPE_CHECKING:
     from pcfserver.engine.messaging import MessageLayer
     from pcfserver.engine.registry import Queue
@@ -116,6 +119,8 @@ def _queue_values(engine: Engine, queue: Queue) -> dict[int, object]:
         mq.MQIACF_OLDEST_MSG_AGE: layer.oldest_age(name) if on else mq.MQMON_NOT_AVAILABLE,
         mq.MQIACF_Q_TIME_INDICATOR: qtime if qtime is not None else (mq.MQMON_NOT_AVAILABLE, mq.MQMON_NOT_AVAILABLE),
         mq.MQIA_MONITORING_Q: monitoring,
+        mq.MQIACF_CUR_Q_FILE_SIZE: -(-layer.stored_bytes(name) // _MEGABYTE),
+        mq.MQIACF_CUR_MAX_FILE_SIZE: max_file if isinstance(max_file := queue.attrs.get(mq.MQIA_MAX_Q_FILE_SIZE), int) and max_file > 0 else _DEFAULT_MAX_FILE,
     }
 
 

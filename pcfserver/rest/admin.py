@@ -79,10 +79,9 @@ class AdminOperation:
 class AdminApi:
     """The administrative REST API of one queue manager."""
 
-    def __init__(self, qmgr_name: str, started: str = "", *, remote: bool = False, gateway_default: bool = False) -> None:
+    def __init__(self, qmgr_name: str, *, remote: bool = False, gateway_default: bool = False) -> None:
         self.qmgr_name = qmgr_name
         self.gateway_default = gateway_default  # mqweb's mqRestGatewayQmgr names this queue manager
-        self.started = started  # "YYYY-MM-DD HH.MM.SS" the server started (DISPLAY QMSTATUS)
         self.remote = remote  # a queue manager reached through the gateway, not this one
 
     def matches(self, path: str) -> bool:
@@ -179,23 +178,18 @@ class AdminApi:
         return error("bad_attribute", "type", "must be runCommand or runCommandJSON")
 
     def _special(self, text: str) -> tuple[dict[str, object] | None, list[str]] | None:
-        """DISPLAY QMSTATUS and DISPLAY CMDSERV, which the queue manager answers about itself
-        (CMDSERV with a message only, no attributes: formats/rest-admin.tsv says why)."""
+        """DISPLAY CMDSERV, which the queue manager answers about itself (a message only, no attributes:
+        formats/rest-admin.tsv says why), and DISPLAY QMSTATUS of a queue manager reached through the gateway."""
         found = _SPECIAL.match(text)
         if found is None:
             return None
         if found.group(1).upper() == "CMDSERV":
             return None, ["AMQ8027I: IBM MQ Command Server Status . . : Running"]
+        if not self.remote:  # this queue manager's own Inquire Queue Manager Status answers, responseParameters and all
+            return None
+        # a queue manager reached through the gateway: when it started is not known here
         status_line = f"   QMNAME({self.qmgr_name})".ljust(43) + "STATUS(RUNNING)"
-        if self.remote:  # a queue manager reached through the gateway: when it started is not known here
-            return {"qmname": self.qmgr_name, "status": "RUNNING"}, ["AMQ8705I: Display Queue Manager Status Details.", status_line]
-        date, _, clock = self.started.partition(" ")
-        params: dict[str, object] = {"qmname": self.qmgr_name, "status": "RUNNING", "startda": date, "startti": clock}
-        return params, [
-            "AMQ8705I: Display Queue Manager Status Details.",
-            status_line,
-            f"   STARTDA({date})".ljust(43) + f"STARTTI({clock})",
-        ]
+        return {"qmname": self.qmgr_name, "status": "RUNNING"}, ["AMQ8705I: Display Queue Manager Status Details.", status_line]
 
     def _run_command(self, text: str, execute: Execute) -> Response:
         special = self._special(text)

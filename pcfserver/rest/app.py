@@ -41,10 +41,9 @@ class RestApp:
         clock: Callable[[], float],
         *,
         token_lifetime: float = TOKEN_LIFETIME,
-        started: str = "",
         gateway_default: bool = False,
     ) -> None:
-        self.admin = AdminApi(qmgr_name, started, gateway_default=gateway_default)
+        self.admin = AdminApi(qmgr_name, gateway_default=gateway_default)
         self.messaging = MessagingApi(qmgr_name)
         self.auth = Authenticator(users, clock, token_lifetime=token_lifetime)
 

@@ -87,7 +87,6 @@ class Service:
                 time.monotonic,
                 token_lifetime=config.token_lifetime,
                 gateway_default=config.rest_gateway_default,
-                started=time.strftime("%Y-%m-%d %H.%M.%S"),
             )
             if web
             else None
