@@ -589,3 +589,16 @@ def test_display_conn_answers_connection_and_handle_attributes_as_published_scri
     assert [line.strip() for line in both] == ["TYPE(CONN)", "TYPE(HANDLE)"]
     engine.execute_operation(lambda: layer.put(session, "HANDLE.Q", b"held", syncpoint=True))
     assert "UOWSTATE(ACTIVE)" in " ".join(mqsc.run("DISPLAY CONN(*) WHERE(UOWSTATE EQ ACTIVE) UOWSTATE", engine.execute).lines)
+
+
+def test_display_chstatus_all_answers_the_current_only_fields_an_exporter_reads() -> None:
+    """fitchos/mqa-prometheus reads rproduct, rversion, batchsz, ... of every channel status (KeyError without them):
+    the definition's BATCHSZ/HBINT/KAINT/MAXMSGL/NPMSPEED/MCAUSER/SSLCIPH, no TLS session, no partner until it runs."""
+    engine = open_engine(None)
+    script = ("DEFINE QLOCAL(CUR.XQ) USAGE(XMITQ)\nDEFINE CHANNEL(CUR.SDR) CHLTYPE(SDR) CONNAME('127.0.0.1(1)') XMITQ(CUR.XQ) "
+              "BATCHSZ(20) MCAUSER('app') SSLCIPH(ANY_TLS12)\nSTART CHANNEL(CUR.SDR)\n")
+    assert run_script(script, engine.execute).exit_code == 0
+    shown = " ".join(mqsc.run("DISPLAY CHSTATUS(CUR.SDR) ALL", engine.execute).lines)
+    for entry in ("BATCHSZ(20)", "MCAUSER(app)", "SSLCIPH(ANY_TLS12)", "RPRODUCT( )", "RVERSION( )", "NPMSPEED(FAST)", "KAINT(AUTO)",
+                  "LSTSEQNO(0)", "CURLUWID(0000000000000000)", "SSLPEER( )", "SSLRKEYS(0)", "LOCLADDR( )"):
+        assert entry in shown, entry

@@ -43,6 +43,13 @@ _INDICATORS = (
 )
 _NOT_AVAILABLE = (mq.MQMON_NOT_AVAILABLE, mq.MQMON_NOT_AVAILABLE)
 _NO_TRAFFIC = (0, 0)
+# Current-only channel status fields taken from the channel's definition (BATCHSZ, HBINT, KAINT, MAXMSGL, NPMSPEED,
+# MCAUSER, SSLCIPH): a partner would negotiate some of them; none is here.
+_FROM_DEFINITION = (
+    mq.MQIACH_BATCH_SIZE, mq.MQIACH_HB_INTERVAL, mq.MQIACH_KEEP_ALIVE_INTERVAL, mq.MQIACH_MAX_MSG_LENGTH,
+    mq.MQIACH_NPM_SPEED, mq.MQCACH_MCA_USER_ID, mq.MQCACH_SSL_CIPHER_SPEC,
+)
+_NO_LUWID = "0" * 16
 # The port a listener with PORT(0) listens on: IBM's default (q085630_: "0 ... the default port number 1414").
 DEFAULT_PORT = 1414
 # The backlog a listener with BACKLOG(0) uses and shows (100 on Linux: [INSTANA] DISPLAY LSSTATUS).
@@ -400,9 +407,31 @@ class Operations:
             mq.MQIACH_MSGS: 0,
             mq.MQIACH_SHORT_RETRIES_LEFT: 10,
             mq.MQIACH_STOP_REQUESTED: 0,
+            **self._negotiated(status.name, running),
             mq.MQIA_MONITORING_CHANNEL: monitoring,
             **dict.fromkeys(_INDICATORS, _NO_TRAFFIC if monitoring != mq.MQMON_OFF else _NOT_AVAILABLE),
             **({mq.MQIACH_XMITQ_MSGS_AVAILABLE: self._xmitq_depth(status.xmitq)} if status.xmitq else {}),
+        }
+
+    def _negotiated(self, name: str, running: bool) -> dict[int, int | str]:
+        """The current-only fields a channel instance agrees with its partner: here its definition's values (nothing
+        is negotiated), the partner a queue manager of this server's level while it runs, no TLS session, no batch."""
+        record = self.engine.objects.get(mq.MQOT_CHANNEL, name)
+        attrs = record.attrs if record is not None else {}
+        out: dict[int, int | str] = {pid: value for pid in _FROM_DEFINITION if isinstance(value := attrs.get(pid), (int, str))}
+        version = self.engine.qmgr_attr(mq.MQCA_VERSION)
+        return {
+            **out,
+            mq.MQCACH_LOCAL_ADDRESS: "",
+            mq.MQCACH_REMOTE_PRODUCT: "MQMM" if running else "",
+            mq.MQCACH_REMOTE_VERSION: str(version) if running else "",
+            mq.MQCACH_SSL_SHORT_PEER_NAME: "",
+            mq.MQIACH_SSL_KEY_RESETS: 0,
+            mq.MQCACH_SSL_KEY_RESET_DATE: "",
+            mq.MQCACH_SSL_KEY_RESET_TIME: "",
+            mq.MQCACH_CURRENT_LUWID: _NO_LUWID,
+            mq.MQCACH_LAST_LUWID: _NO_LUWID,
+            mq.MQIACH_LAST_SEQ_NUMBER: 0,
         }
 
     def _xmitq_depth(self, xmitq: str) -> int:
