@@ -184,3 +184,5 @@ async def test_health_check_and_exporter_displays(server: Server) -> None:
         assert status["overallCompletionCode"] == 0, status
         parameters = status["commandResponse"][0]["parameters"]
         assert (parameters["curfsize"], parameters["curmaxfs"]) == (0, 500)
+        # the exporter tests qtime == ' , ' (monitoring off) and splits "short,long" otherwise: one string, as runmqsc shows it
+        assert (parameters["qtime"], parameters["uncom"]) == (" , ", "NO")

@@ -162,9 +162,20 @@ def keyword_values(parameters: Iterable[Parameter], *, dialect: str = "mqsc", ta
             out[keyword.lower()] = item.value.hex().upper()
         elif isinstance(item, (Integer, String)):
             out[keyword.lower()] = from_pcf_value(item.parameter, item.value, dialect=dialect)
+        elif isinstance(item, IntegerList) and item.parameter in INDICATOR_PAIRS:
+            out[keyword.lower()] = ",".join(str(from_pcf_value(item.parameter, v, dialect=dialect)) or " " for v in item.values)
         elif isinstance(item, (IntegerList, StringList)):
             out[keyword.lower()] = [from_pcf_value(item.parameter, v, dialect=dialect) for v in item.values]
     return out
+
+
+# Monitoring indicators (a short and a long term value): mqweb answers them as runmqsc shows them, one string, " , "
+# while monitoring is off (fitchos/mqa-prometheus, an exporter run against IBM MQ, tests qtime == ' , ' and splits
+# "a,b"); other lists stay JSON arrays.
+INDICATOR_PAIRS = frozenset((
+    mq.MQIACF_Q_TIME_INDICATOR, mq.MQIACH_XMITQ_TIME_INDICATOR, mq.MQIACH_NETWORK_TIME_INDICATOR, mq.MQIACH_EXIT_TIME_INDICATOR,
+    mq.MQIACH_BATCH_SIZE_INDICATOR, mq.MQIACH_COMPRESSION_RATE, mq.MQIACH_COMPRESSION_TIME,
+))
 
 
 CONN_LENGTH = 8  # the ConnectionId's last 8 bytes are CONN, the 16 before them EXTCONN (IBM DISPLAY CONN q086140_)
