@@ -235,7 +235,7 @@ def _answer(items: Sequence[tuple[int, int, dict[str, object]]]) -> Response:
     warned = any(cc == mq.MQCC_WARNING for cc, _, _ in items)
     overall_cc = mq.MQCC_FAILED if failed else mq.MQCC_WARNING if warned else mq.MQCC_OK
     overall_rc = mq.MQRCCF_COMMAND_FAILED if failed else 0
-    return json_response(200, {"commandResponse": response, "overallCompletionCode": overall_cc, "overallReasonCode": overall_rc})
+    return json_response(200, {"commandResponse": response, "overallReasonCode": overall_rc, "overallCompletionCode": overall_cc})
 
 
 # ---------------------------------------------------------------------- runCommandJSON -> MQSC

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pcfserver.engine.authority import Identity
-from pcfserver.rest.http import JSON, Request, Response, cookie, error
+from pcfserver.rest.http import Request, Response, cookie, error, json_response
 from pcfserver.users import User, UserStore
 
 log = logging.getLogger("pcfserver.auth")
@@ -251,7 +251,7 @@ class Authenticator:
             # IBM's words (GET /login, 9.0): form (the token a login gave), basic, clientCertificate, noSecurity
             mechanism = {"basic": "basic", "token": "form", "certificate": "clientCertificate"}[principal.method]
             body = {"user": [{"name": principal.user.name, "role": sorted(principal.user.roles), "authenticationMechanism": mechanism}]}
-        return Response(200, (("Content-Type", JSON),), json.dumps(body).encode())
+        return json_response(200, body)
 
     def _expire(self) -> None:
         now = self.wall()

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from http.cookies import CookieError, SimpleCookie
+from json.encoder import encode_basestring_ascii as _quoted  # (C: the quoting json.dumps itself uses)
 
 from pcfserver import mq
 from pcfserver.tables import read_table
@@ -69,8 +70,61 @@ class Response:
 
 
 def json_response(status: int, body: object) -> Response:
-    """A JSON answer, compact, as UTF-8."""
-    return Response(status, (("Content-Type", JSON),), json.dumps(body, separators=(",", ":")).encode())
+    """A JSON answer laid out as mqweb lays it out (:func:`mqweb_json`), as UTF-8."""
+    return Response(status, (("Content-Type", JSON),), mqweb_json(body).encode())
+
+
+def mqweb_json(value: object) -> str:
+    """``value`` as JSON in the layout mqweb writes (formats/rest-admin.tsv, json_layout): an object of one member on
+    its opening line (``{"qmgr": [{``), an object of more with each member on a line of its own, indented two
+    spaces deeper than the object's own line, and ``": "`` after each name; arrays on the line they open, their
+    elements separated by ``", "``.  Scripts that read mqweb's answers a line at a time, or look for ``"name": ``,
+    read these alike."""
+    out: list[str] = []
+    _write_json(value, "\n", out)
+    return "".join(out)
+
+
+def _write_json(value: object, newline: str, out: list[str]) -> None:
+    """Appends ``value`` to ``out``; ``newline`` is the line break and indentation of the enclosing object's members."""
+    if isinstance(value, str):
+        out.append(_quoted(value))
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif value is None:
+        out.append("null")
+    elif isinstance(value, int):
+        out.append(int.__repr__(value))
+    elif isinstance(value, float):
+        out.append(json.dumps(value))
+    elif isinstance(value, dict):
+        if len(value) == 1:
+            for key, member in value.items():
+                out.append("{" + _quoted(str(key)) + ": ")
+                _write_json(member, newline, out)
+            out.append("}")
+            return
+        if not value:
+            out.append("{}")
+            return
+        inner = newline + "  "
+        separator = "{" + inner
+        for key, member in value.items():
+            out.append(separator + _quoted(str(key)) + ": ")
+            _write_json(member, inner, out)
+            separator = "," + inner
+        out.append(newline + "}")
+    elif isinstance(value, (list, tuple)):
+        out.append("[")
+        for i, element in enumerate(value):
+            if i:
+                out.append(", ")
+            _write_json(element, newline, out)
+        out.append("]")
+    else:
+        raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,17 +167,15 @@ def error(key: str, *inserts: object, reason: int | None = None, explanation: tu
     explanation's inserts.
     """
     row = error_table()[key]
-    item: dict[str, object] = {
-        "type": "rest",
-        "msgId": row.msg_id,
-        "message": f"{row.msg_id}: " + row.message.format(*inserts),
-        "explanation": row.explanation.format(*explanation),
-        "action": row.action,
-    }
+    # (the members in the order mqweb writes them: formats/rest-admin.tsv, json_layout)
+    item: dict[str, object] = {"msgId": row.msg_id, "action": row.action}
     if reason is None and row.reasons:
         reason = row.reasons[0]
     if reason is not None:
         item["completionCode"] = mq.MQCC_FAILED
         item["reasonCode"] = reason
-    body = json.dumps({"error": [item]}, separators=(",", ":")).encode()
+    item["type"] = "rest"
+    item["message"] = f"{row.msg_id}: " + row.message.format(*inserts)
+    item["explanation"] = row.explanation.format(*explanation)
+    body = mqweb_json({"error": [item]}).encode()
     return Response(row.status, (("Content-Type", JSON), *extra), body)
