@@ -156,6 +156,40 @@ async def test_each_answer_goes_out_in_one_write_head_and_body_together(running:
             assert (await raw.receive_some(4096)).startswith(b"HTTP/1.1 201 ")
 
 
+async def test_status_lines_carry_their_reason_phrase_and_bodies_stay_as_they_were(running: Running) -> None:
+    """mqweb's status lines read "HTTP/1.1 201 Created" (IBM's curl -i transcripts); a script may look for that.
+    A message whose text begins like a status line comes back byte for byte."""
+    lookalike = "HTTP/1.1 200 \r\nnot a head\r\n\r\n"
+    async with await trio.open_tcp_stream(HOST, running.port) as raw:
+        buffer = b""
+
+        async def exchange(request: str, ending: bytes) -> bytes:
+            nonlocal buffer
+            await raw.send_all(request.encode())
+            with trio.fail_after(10):
+                while not buffer.endswith(ending):
+                    buffer += await raw.receive_some(4096)
+            answer, buffer = buffer, b""
+            return answer
+
+        put = f"POST {running.url('APP.Q')} HTTP/1.1\r\nHost: x\r\nibm-mq-rest-csrf-token: x\r\nContent-Type: text/plain\r\n"
+        await raw.send_all(f"{put}Content-Length: {len(lookalike)}\r\n\r\n{lookalike}".encode())
+        with trio.fail_after(10):
+            while b"\r\n\r\n" not in buffer:
+                buffer += await raw.receive_some(4096)
+        assert buffer.startswith(b"HTTP/1.1 201 Created\r\n")
+        buffer = b""
+        taken_raw = await exchange(f"DELETE {running.url('APP.Q')} HTTP/1.1\r\nHost: x\r\nibm-mq-rest-csrf-token: x\r\n\r\n", lookalike.encode())
+        assert taken_raw.startswith(b"HTTP/1.1 200 OK\r\n") and taken_raw.count(b"HTTP/1.1 200 ") == 2  # its own, and the body's
+    got = await running.get("APP.Q")
+    assert got.status_code == 204 and got.reason_phrase == "No Content"
+    missing = await running.put("NO.SUCH.Q", "x")
+    assert (missing.status_code, missing.reason_phrase) == (404, "Not Found")
+    assert (await running.put("APP.Q", lookalike)).reason_phrase == "Created"
+    taken = await running.get("APP.Q")
+    assert (taken.reason_phrase, taken.content) == ("OK", lookalike.encode())
+
+
 async def test_descriptor_headers_on_the_way_in_and_out(running: Running) -> None:
     correl = "0123456789abcdef" * 3
     put = await running.put(

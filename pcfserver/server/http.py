@@ -26,6 +26,7 @@ import math
 import ssl
 import time
 from collections.abc import Callable
+from http import HTTPStatus
 from typing import Any, cast
 
 import trio
@@ -117,7 +118,20 @@ class _Operation(Job):
         await trio.lowlevel.wait_task_rescheduled(self._abort)
 
 
+# A status line's reason phrase, as mqweb (Liberty) writes it ("HTTP/1.1 201 Created", "HTTP/1.1 204 No Content" in
+# IBM's curl transcripts): scripts that look for "201 Created" in curl -i's output find it.
+_REASON_PHRASES = {str(status.value).encode(): status.phrase.encode() for status in HTTPStatus}
 _JOIN_LIMIT = 64 * 1024  # a response's body up to this size goes out in one send with its head
+
+
+class _HeadDue:
+    """Whether the connection's next write is an answer's head (set as the application starts its answer): only then
+    is a status line completed, never in a body that happens to begin like one."""
+
+    __slots__ = ("due",)
+
+    def __init__(self) -> None:
+        self.due = False
 
 
 class _TCPServer(TCPServer):
@@ -132,6 +146,7 @@ class _TCPServer(TCPServer):
     - the empty end of a response whose body went already is not sent at all."""
 
     _held = b""
+    head_due: _HeadDue  # (set by HttpServer for each connection)
 
     async def _read_data(self) -> None:
         await super()._read_data()
@@ -140,6 +155,9 @@ class _TCPServer(TCPServer):
     async def protocol_send(self, event: Event) -> None:
         if type(event) is RawData:
             data = event.data
+            if self.head_due.due and data[12:15] == b" \r\n":  # the final head of an answer: its reason phrase (hypercorn gives none)
+                self.head_due.due = False
+                event = RawData(data := data[:13] + _REASON_PHRASES.get(data[9:12], b"") + data[13:])
             held = self._held
             if held:
                 self._held = b""
@@ -311,7 +329,9 @@ class HttpServer:
                     return
                 state["certificate_user"] = certificate_user(tls.getpeercert())
                 served = tls
+            state["head_due"] = head_due = _HeadDue()
             server = _TCPServer(self._app, self._hypercorn, self._context, ConnectionState(state), cast(Any, served))
+            server.head_due = head_due
             await server.run()
         except Exception:
             log.exception("HTTP connection failed", extra={"event": "error"})
@@ -334,6 +354,9 @@ class HttpServer:
             headers.append((b"content-length", str(len(response.body)).encode()))
             if self._stopping:
                 headers.append((b"connection", b"close"))
+            head_due = scope.get("state", {}).get("head_due")
+            if head_due is not None:
+                head_due.due = True
             await send({"type": "http.response.start", "status": response.status, "headers": headers})
             await send({"type": "http.response.body", "body": response.body})  # (hypercorn sends none for HEAD)
         finally:
