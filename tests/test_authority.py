@@ -282,3 +282,35 @@ def test_the_indexes_decide_as_reading_every_record_would(changes: list[tuple[bo
                 assert (got[1] if got else None) == (expected[1] if expected else None)
         for profile in ("APP.IN", "APP.**", "OTHER"):
             assert sorted(records.of_object(profile, object_type)) == sorted(k for k in plain if k[:2] == (profile, object_type))
+
+
+def test_the_class_profile_grants_creation_of_its_object_type(qm: QueueManager) -> None:
+    """dmpmqcfg writes who may create objects of a type as SET AUTHREC PROFILE('@CLASS') ... AUTHADD(CRT); DISPLAY
+    AUTHREC shows PROFILE(@class).  That grant lets its entities create objects of the type, of any name."""
+    assert reason(qm.execute(create("ANY.NEW"), APP)) == mq.MQRC_NOT_AUTHORIZED
+    assert reason(qm.execute(set_auth("@CLASS", groups=("apps",), add=(mq.MQAUTH_CREATE,)))) == 0
+    got = values(qm.execute(inquire_recs("@class", mq.MQAUTHOPT_NAME_EXPLICIT | mq.MQAUTHOPT_ENTITY_EXPLICIT)[0])[0])
+    assert got[mq.MQCACF_AUTH_PROFILE_NAME] == "@class".ljust(48) and got[mq.MQIACF_AUTHORIZATION_LIST] == (mq.MQAUTH_CREATE,)
+    assert reason(qm.execute(create("ANY.NEW"), APP)) == 0
+    # of that type only, and only CRT: the new queue's own profile still decides what else the group may do
+    namelist = command(mq.MQCMD_CREATE_NAMELIST, String(mq.MQCA_NAMELIST_NAME, "NL"))
+    assert reason(qm.execute(namelist, APP)) == mq.MQRC_NOT_AUTHORIZED
+    assert reason(qm.execute(change("ANY.NEW", mq.MQQT_LOCAL, Integer(mq.MQIA_MAX_Q_DEPTH, 7)), APP)) == mq.MQRC_NOT_AUTHORIZED
+    # a generic profile that happens to match the name '@class' is not the class profile
+    qm.execute(set_auth("@class", groups=("apps",), remove=(mq.MQAUTH_CREATE,)))
+    qm.execute(set_auth("**", principals=("app",), add=(mq.MQAUTH_CREATE,), object_type=mq.MQOT_NAMELIST))
+    assert not qm.engine.authority.class_allows(APP, mq.MQOT_NAMELIST, mq.MQAUTH_CREATE)
+    assert not qm.engine.authority.class_allows(APP, mq.MQOT_Q, mq.MQAUTH_CREATE)
+
+
+@pytest.mark.parametrize(
+    ("profile", "object_type", "auths"),
+    [  # what a published dmpmqcfg dump of MQ 9.3.1 grants the mqm group
+        ("SYSTEM.DEFAULT.PROCESS", mq.MQOT_PROCESS, (mq.MQAUTH_CHANGE, mq.MQAUTH_DELETE, mq.MQAUTH_DISPLAY, mq.MQAUTH_INQUIRE, mq.MQAUTH_SET)),
+        ("", mq.MQOT_Q_MGR, (mq.MQAUTH_ALT_USER_AUTHORITY, mq.MQAUTH_CHANGE, mq.MQAUTH_CONNECT, mq.MQAUTH_DELETE, mq.MQAUTH_DISPLAY,
+                             mq.MQAUTH_INQUIRE, mq.MQAUTH_SET, mq.MQAUTH_SET_ALL_CONTEXT, mq.MQAUTH_SET_IDENTITY_CONTEXT,
+                             mq.MQAUTH_CONTROL, mq.MQAUTH_SYSTEM)),
+    ],
+)
+def test_authorities_a_real_queue_manager_holds_are_accepted(qm: QueueManager, profile: str, object_type: int, auths: tuple[int, ...]) -> None:
+    assert reason(qm.execute(set_auth(profile, groups=("mqm",), add=auths, object_type=object_type))) == 0

@@ -152,3 +152,17 @@ def test_a_retained_publication_that_cannot_be_delivered_refuses_the_subscriptio
         # a dead-letter queue that takes it is a delivery (USEDLQ(YES) on SYSTEM.BASE.TOPIC)
         run(qm, "DEFINE QLOCAL(DLQ)\nALTER QMGR DEADQ(DLQ)\nDEFINE SUB(S) TOPICSTR('x') DEST(Q)")
         assert "S" in qm.engine.objects.by_type[SUBS] and len(bodies(qm, "DLQ")) == 1
+
+
+def test_dmpmqcfgs_default_subscription_replays_and_a_new_one_still_needs_a_topic() -> None:
+    """dmpmqcfg writes the template subscription as DEFINE SUB('SYSTEM.DEFAULT.SUB') TOPICSTR('') REPLACE (a published
+    MQ 9.3.1 dump): replayed, it keeps the template as it was; a new subscription naming the empty topic is refused."""
+    with open_queue_manager() as qm:
+        before = dict(qm.engine.objects.by_type[SUBS]["SYSTEM.DEFAULT.SUB"].attrs)
+        out = run(qm, "DEFINE SUB('SYSTEM.DEFAULT.SUB') TOPICSTR('') REPLACE")
+        assert out[0].startswith("AMQ8094I"), out
+        after = qm.engine.objects.by_type[SUBS]["SYSTEM.DEFAULT.SUB"].attrs
+        assert after[mq.MQCA_TOPIC_STRING] == before[mq.MQCA_TOPIC_STRING] == ""
+        assert after[mq.MQBACF_SUB_ID] == before[mq.MQBACF_SUB_ID]
+        refused = run(qm, "DEFINE SUB('NEW.SUB') TOPICSTR('')")
+        assert "3228 MQRCCF_PARM_MISSING" in " ".join(refused) and "NEW.SUB" not in qm.engine.objects.by_type[SUBS]

@@ -95,7 +95,20 @@ class Identity:
 _PROFILE_CHARS = re.compile(r"[A-Za-z0-9./_%*?]{1,48}\Z")
 
 
+# The OAM's class profile of an object type: who may create objects of that type (IBM's setmqaut changes "a profile,
+# object, or class of objects"; dmpmqcfg writes its CRT grants as SET AUTHREC PROFILE('@CLASS'), DISPLAY AUTHREC
+# shows PROFILE(@class)).
+CLASS_PROFILE = "@class"
+
+
+def profile_name(profile: str) -> str:
+    """A profile as the records keep it: the class profile in any case as ``@class``, any other as given."""
+    return CLASS_PROFILE if profile.lower() == CLASS_PROFILE else profile
+
+
 def valid_profile(profile: str) -> bool:
+    if profile == CLASS_PROFILE:
+        return True
     return bool(_PROFILE_CHARS.match(profile)) and "***" not in profile and profile.count("**") <= 1
 
 
@@ -278,6 +291,12 @@ class AuthorityRecords:
     def allows(self, identity: Identity, object_type: int, name: str, auth: int) -> bool:
         return auth in self.authorities(identity, object_type, name)
 
+    def class_allows(self, identity: Identity, object_type: int, auth: int) -> bool:
+        """Whether the identity's records of the object type's class profile (``@class``, that very record: no generic
+        profile stands for it) grant ``auth``."""
+        records = self.records
+        return any(auth in records.get((CLASS_PROFILE, object_type, etype, who), ()) for etype, who in entities_of(identity))
+
     def matching(
         self, profile: str, object_type: int | None, options: int, entity: str | None, entity_type: int | None
     ) -> list[tuple[tuple[str, int, int, str], frozenset[int]]]:
@@ -347,7 +366,11 @@ def command_allowed(
         name = qmgr if req.name_parameter is None else values.get(req.name_parameter)
         if req.auth == mq.MQAUTH_DISPLAY and isinstance(name, str) and name.endswith("*"):
             continue  # a generic inquiry runs; it reports only the objects the identity may display
-        if not isinstance(name, str) or not records.allows(identity, req.object_type, name, req.auth):
+        if not isinstance(name, str):
+            return False
+        if not records.allows(identity, req.object_type, name, req.auth) and not (
+            req.auth == mq.MQAUTH_CREATE and records.class_allows(identity, req.object_type, req.auth)
+        ):
             return False
     return True
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 from pcfserver import mq
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String
 from pcfserver.engine import responses
-from pcfserver.engine.authority import expand, valid_auth, valid_profile
+from pcfserver.engine.authority import expand, profile_name, valid_auth, valid_profile
 from pcfserver.engine.messages import MQIError
 from pcfserver.engine.store import SetAuthRec
 from pcfserver.engine.transaction import replace_entry
@@ -42,6 +42,7 @@ def _profile(values: dict[int, object], qmgr: str) -> str:
     assert isinstance(profile, str)
     if not profile and values.get(mq.MQIACF_OBJECT_TYPE) == mq.MQOT_Q_MGR:
         return qmgr
+    profile = profile_name(profile)
     if not valid_profile(profile):
         raise MQIError(mq.MQRCCF_PROFILE_NAME_ERROR)
     return profile
@@ -104,6 +105,7 @@ def inquire_auth_recs(engine: EngineView, command: Message, p: Parsed) -> list[M
     options = p.values[mq.MQIACF_AUTH_OPTIONS]
     profile = p.values[mq.MQCACF_AUTH_PROFILE_NAME]
     assert isinstance(options, int) and isinstance(profile, str)
+    profile = profile_name(profile)
     object_type = p.values.get(mq.MQIACF_OBJECT_TYPE)
     entity = p.values.get(mq.MQCACF_ENTITY_NAME)
     entity_type = p.values.get(mq.MQIACF_ENTITY_TYPE)

@@ -135,8 +135,13 @@ def _fill(engine: EngineView, name: str, attrs: dict[int, ObjValue], source: Nam
         attrs[mq.MQCA_CREATION_DATE], attrs[mq.MQCA_CREATION_TIME] = engine.now()
     if values is None:  # a default object (SYSTEM.DEFAULT.SUB): no topic, no destination
         return
-    if existing is not None and TOPIC_STRING not in values and TOPIC_OBJECT not in values:
-        attrs[TOPIC_STRING] = existing.attrs[TOPIC_STRING]  # a Replace that names no topic keeps the sub's own
+    names_none = not values.get(TOPIC_STRING) and not str(values.get(TOPIC_OBJECT, "")).strip()
+    if existing is not None and (
+        (TOPIC_STRING not in values and TOPIC_OBJECT not in values) or (names_none and not _text(existing.attrs, TOPIC_STRING))
+    ):
+        # A Replace that names no topic keeps the sub's own; so does one that names the empty topic SYSTEM.DEFAULT.SUB
+        # (a template without one) has, as dmpmqcfg writes it: DEFINE SUB('SYSTEM.DEFAULT.SUB') TOPICSTR('') REPLACE.
+        attrs[TOPIC_STRING] = existing.attrs[TOPIC_STRING]
         attrs[TOPIC_OBJECT] = existing.attrs[TOPIC_OBJECT]
     elif source is None or TOPIC_STRING in values or TOPIC_OBJECT in values:
         given = values.get(TOPIC_STRING, "")
