@@ -216,6 +216,11 @@ async def test_gateway_requests_are_carried_out_on_the_other_server_both_ways(tm
         assert (made_v1.status_code, made_v1.headers["location"]) == (201, "/ibmmq/rest/v1/admin/qmgr/QM2/queue/GW.V1")
         assert (await via_qm2.get("/ibmmq/rest/v1/admin/qmgr/QM2/queue/GW.V1")).status_code == 200
         assert (await via_qm1.get("/ibmmq/rest/v1/admin/qmgr/QM1/queue/GW.V1")).status_code == 404
+        # and the v1 channel resource: QM2's own channels, not QM1's
+        qm2_channels = (await via_qm1.get("/ibmmq/rest/v1/admin/qmgr/QM2/channel", headers={GATEWAY: "QM1"})).json()["channel"]
+        qm1_channels = (await via_qm1.get("/ibmmq/rest/v1/admin/qmgr/QM1/channel")).json()["channel"]
+        assert {c["name"] for c in qm2_channels} == {c["name"] for c in (await via_qm2.get("/ibmmq/rest/v1/admin/qmgr/QM2/channel")).json()["channel"]}
+        assert {c["name"] for c in qm2_channels} != {c["name"] for c in qm1_channels}
 
         # runCommand text too; DISPLAY QMSTATUS and CMDSERV speak for the target.
         status = await mqsc_text(via_qm1, "QM2", "DISPLAY QMSTATUS", gateway="QM1")

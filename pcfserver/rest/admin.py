@@ -4,6 +4,7 @@
     GET  /ibmmq/rest/v1|v2|v3/admin/qmgr[/{qmgr}]                the queue manager and its state (status=: qmgr_resource.py)
     GET  /ibmmq/rest/v1|v2|v3/admin/installation                 this installation
     GET|POST|PATCH|DELETE /ibmmq/rest/v1/admin/qmgr/{qmgr}/queue[/{name}]   the v1 queue resource (queue_resource.py)
+    GET /ibmmq/rest/v1/admin/qmgr/{qmgr}/channel[/{name}]                  the v1 channel resource (channel_resource.py)
 
 An mqsc request becomes an :class:`AdminOperation`: the shell runs ``operation.run(execute)``
 inside one engine operation (``execute`` applies one PCF command under the caller's identity),
@@ -32,7 +33,7 @@ from pcfserver.dialects import CommandSyntaxError, keyword_parameter, keyword_va
 from pcfserver.dialects.keywords import is_string_parameter
 from pcfserver.dialects.outcome import Execute, failure
 from pcfserver.dialects.tables import STATUS_COMMANDS, vocabulary
-from pcfserver.rest import gateway, installation_resource, qmgr_resource, queue_resource
+from pcfserver.rest import channel_resource, gateway, installation_resource, qmgr_resource, queue_resource
 from pcfserver.rest.http import CSRF_HEADER, Request, Response, error, json_response
 
 _MQSC = re.compile(r"/ibmmq/rest/v([123])/admin/action/qmgr/([^/]+)/mqsc")
@@ -139,6 +140,16 @@ class AdminApi:
             if isinstance(parsed, Response):
                 return parsed
             return AdminOperation(parsed.run, method != "GET", "queue", target=routed or "")
+        found = channel_resource.PATH.fullmatch(path)
+        if found is not None:
+            qmgr = unquote(found.group(1))
+            routed = self._route(request, qmgr)
+            if isinstance(routed, Response):
+                return routed
+            channels = channel_resource.parse(request, found.group(2))
+            if isinstance(channels, Response):
+                return channels
+            return AdminOperation(channels.run, False, "channel", target=routed or "")
         return error("not_found", path)
 
     def _route(self, request: Request, qmgr: str) -> Response | str | None:
