@@ -8,17 +8,15 @@ samples show the qmgr and error answers), so their layout, not only their conten
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import httpx
 import pytest
-import trio
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pcfserver.rest.http import mqweb_json
-from tests.test_rest_admin import CSRF, MQSC, Server, start
+from tests import test_rest_admin
+from tests.test_rest_admin import CSRF, MQSC, Server
 
 # (body, the Content-Length mqweb sent with it)
 PUBLISHED = [
@@ -69,11 +67,7 @@ def test_each_member_of_a_larger_object_has_a_line_of_its_own(members: dict[str,
     assert lines[1:-1] == [f'  "{k}": {v}' + ("," if i < len(members) - 1 else "") for i, (k, v) in enumerate(members.items())]
 
 
-@pytest.fixture
-async def server(nursery: trio.Nursery, tmp_path: Path) -> AsyncIterator[Server]:
-    running = await start(nursery, tmp_path)
-    yield running
-    running.service.shutdown()
+server = test_rest_admin.open_server  # the admin tests' server (no users), under the name these tests use
 
 
 async def test_the_server_answers_in_mqwebs_layout(server: Server) -> None:

@@ -24,7 +24,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import unquote
 
 from pcfserver import kinds, mq
@@ -65,6 +65,17 @@ _QUALIFIER_TABLES = {
     **{table.upper(): table for table in STATUS_COMMANDS.values()},
 }
 """The attribute table a runCommandJSON qualifier's keywords come from (queues otherwise)."""
+
+
+class _Runs(Protocol):
+    def run(self, execute: Execute) -> Response: ...
+
+
+# IBM's v1 object resources: the URL, the request checked (or its error answer), the kind the access log names
+_V1_RESOURCES: tuple[tuple[re.Pattern[str], Callable[[Request, str, str | None], _Runs | Response], str], ...] = (
+    (queue_resource.PATH, queue_resource.parse, "queue"),
+    (channel_resource.PATH, channel_resource.parse, "channel"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,26 +141,18 @@ class AdminApi:
             if method != "GET":
                 return error("method_not_allowed", method, path, extra=(("Allow", "GET"),))
             return installation_resource.answer(unquote(found.group(2)) if found.group(2) else None, request.query)
-        found = queue_resource.PATH.fullmatch(path)
-        if found is not None:
+        for pattern, parse, kind in _V1_RESOURCES:
+            found = pattern.fullmatch(path)
+            if found is None:
+                continue
             qmgr = unquote(found.group(1))
             routed = self._route(request, qmgr)
             if isinstance(routed, Response):
                 return routed
-            parsed = queue_resource.parse(request, qmgr, found.group(2))
+            parsed = parse(request, qmgr, found.group(2))
             if isinstance(parsed, Response):
                 return parsed
-            return AdminOperation(parsed.run, method != "GET", "queue", target=routed or "")
-        found = channel_resource.PATH.fullmatch(path)
-        if found is not None:
-            qmgr = unquote(found.group(1))
-            routed = self._route(request, qmgr)
-            if isinstance(routed, Response):
-                return routed
-            channels = channel_resource.parse(request, found.group(2))
-            if isinstance(channels, Response):
-                return channels
-            return AdminOperation(channels.run, False, "channel", target=routed or "")
+            return AdminOperation(parsed.run, method != "GET", kind, target=routed or "")
         return error("not_found", path)
 
     def _route(self, request: Request, qmgr: str) -> Response | str | None:

@@ -65,8 +65,9 @@ class ChannelRequest:
             return refused.response
 
 
-def parse(request: Request, name: str | None) -> ChannelRequest | Response:
-    """The request checked (method, query parameters), or IBM's error answer."""
+def parse(request: Request, qmgr: str, name: str | None) -> ChannelRequest | Response:
+    """The request checked (method, query parameters), or IBM's error answer (``qmgr``, as the queue resource's
+    parse takes it, decides nothing here)."""
     if request.method != "GET":
         return error("method_not_allowed", request.method, request.path, extra=(("Allow", "GET"),))
     query: dict[str, str] = {}
