@@ -27,7 +27,10 @@ def inquire_sub(engine: Engine, *params: Any) -> list[Message]:
 def test_define_display_alter_delete_topic_in_mqsc() -> None:
     engine = open_engine(None)
     assert run(engine, "DEFINE TOPIC(SPORT) TOPICSTR('sport') DURSUB(NO)") == ["AMQ8690I: IBM MQ topic created."]
-    assert run(engine, "DISPLAY TOPIC(SPORT)") == ["AMQ8633I: Display topic details.", "   TOPIC(SPORT)                            TYPE(LOCAL)"]
+    # a specific name with no attribute named shows every attribute, as ALL does (IBM: DISPLAY TOPIC(SYSTEM.DEFAULT.TOPIC)
+    # shows the default topic's attributes); a generic name shows TOPIC and TYPE only
+    assert run(engine, "DISPLAY TOPIC(SPORT)") == run(engine, "DISPLAY TOPIC(SPORT) ALL")
+    assert run(engine, "DISPLAY TOPIC(SPO*)") == ["AMQ8633I: Display topic details.", "   TOPIC(SPORT)                            TYPE(LOCAL)"]
     shown = run(engine, "DISPLAY TOPIC(SPORT) ALL")
     assert "   TOPICSTR(sport)                         DESCR( )" in shown
     assert not any("CLSTATE" in line for line in shown)  # cluster-only fields are not shown for a local topic

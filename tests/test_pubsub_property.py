@@ -55,8 +55,11 @@ class ModelSub:
         self.blocked = blocked  # 'a' was WILDCARD(BLOCK) when it was made
         self.selector = selector
         self.on_request = on_request  # REQONLY(YES): nothing arrives (there is no MQSUBRQ)
-        self.queue: list[tuple[bytes, bool]] = []  # (body, persistent) committed, in order
-        self.pending: list[tuple[bytes, bool]] = []  # in the publisher's unit of work
+        # (body, persistent, arrival) committed, in order; arrival: when the copy reached the queue (a copy put in a
+        # unit of work takes its place on the queue when it is put, and is seen from the commit: MQ's FIFO order is
+        # the order messages arrive on the queue, not the order they are committed)
+        self.queue: list[tuple[bytes, bool, int]] = []
+        self.pending: list[tuple[bytes, bool, int]] = []  # in the publisher's unit of work
 
     def wildcard_above_a(self) -> bool:
         if self.scheme == "char":
@@ -88,6 +91,7 @@ class PubSubMachine(RuleBasedStateMachine):
         self.retained_msgs: list[tuple[int, str, bytes, bool, str]] = []
         self.block = False
         self.counter = 0
+        self.arrivals = 0  # (ModelSub.queue)
         self.props: dict[bytes, Props] = {}  # each publication's properties, by body
         self.expiry: dict[bytes, int | None] = {}  # each publication's expiry, by body
 
@@ -138,7 +142,8 @@ class PubSubMachine(RuleBasedStateMachine):
         visible = self.visible_retained()
         for topic in sorted(visible):
             if model.matches(topic) and model.selects(self.props[visible[topic][0]]):
-                model.queue.append(visible[topic])
+                self.arrivals += 1
+                model.queue.append((*visible[topic], self.arrivals))
 
     @rule(
         pattern=st.one_of(topic_patterns.map(lambda p: (p, "TOPIC")), char_patterns.map(lambda p: (p, "CHAR"))),
@@ -197,7 +202,8 @@ class PubSubMachine(RuleBasedStateMachine):
         except MQIError as error:
             raise AssertionError(f"publish failed {error.reason}") from error
         for m in matched:
-            (m.pending if syncpoint else m.queue).append((body, persistent))
+            self.arrivals += 1
+            (m.pending if syncpoint else m.queue).append((body, persistent, self.arrivals))
         if retain:  # every committed one of the topic not taken by a unit of work goes (into this one, under syncpoint)
             kept = []
             for r in self.retained_msgs:
@@ -213,7 +219,7 @@ class PubSubMachine(RuleBasedStateMachine):
     def commit(self) -> None:
         self.session.commit()
         for m, _ in self.subs.values():
-            m.queue += m.pending
+            m.queue = sorted(m.queue + m.pending, key=lambda item: item[2])
             m.pending = []
         self.retained_msgs = [(*r[:4], "kept") for r in self.retained_msgs if r[4] != "taken"]
 

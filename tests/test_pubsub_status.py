@@ -222,7 +222,9 @@ AMQ8099I: IBM MQ subscription status inquired.
 AMQ8101S: IBM MQ error (97C) has occurred. Reason 2428 MQRC_NO_SUBSCRIPTION.
     10 : DISPLAY PUBSUB
 AMQ8723I: Display pub/sub status details.
-   QMNAME(QM1)                             STATUS(ACTIVE)
+   QMNAME(QM1)                             TYPE(LOCAL)
+   STATUS(ACTIVE)                          SUBCOUNT(4)
+   TPCOUNT(8)
 """
 
 

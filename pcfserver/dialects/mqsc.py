@@ -96,21 +96,19 @@ OPERATORS: dict[str, int] = {
 OPERATOR_WORDS = {value: word for word, value in OPERATORS.items()}
 _STRING_ONLY = frozenset((mq.MQCFOP_LIKE, mq.MQCFOP_NOT_LIKE))
 _ENUM_OPERATORS = frozenset((mq.MQCFOP_EQUAL, mq.MQCFOP_NOT_EQUAL))
-# DISPLAY QUEUE with no attribute named: runmqsc shows QUEUE and TYPE only.
-NAME_AND_TYPE = (mq.MQCA_Q_NAME, mq.MQIA_Q_TYPE)
 # DISPLAY QSTATUS with no attribute named (K: runmqsc shows CURDEPTH with QUEUE and TYPE).
 STATUS_DEFAULT = (mq.MQIA_CURRENT_Q_DEPTH,)
 # DISPLAY PROCESS and DISPLAY NAMELIST with no attribute named send no list (every attribute): runmqsc's
 # DISPLAY NAMELIST shows them all (a 9.1 transcript); DISPLAY PROCESS is taken to do the same (K).
 _SELECTOR_LISTS = {
-    mq.MQCMD_INQUIRE_Q: (mq.MQIACF_Q_ATTRS, "queue", NAME_AND_TYPE),
+    mq.MQCMD_INQUIRE_Q: (mq.MQIACF_Q_ATTRS, "queue", ()),
     mq.MQCMD_INQUIRE_Q_STATUS: (mq.MQIACF_Q_STATUS_ATTRS, "status", STATUS_DEFAULT),
     mq.MQCMD_INQUIRE_Q_MGR: (mq.MQIACF_Q_MGR_ATTRS, "qmgr", ()),
     **{k.command("INQUIRE"): (k.selectors, k.key, ()) for k in kinds.kinds()},
     mq.MQCMD_INQUIRE_CHANNEL_STATUS: (mq.MQIACH_CHANNEL_INSTANCE_ATTRS, "chstatus", ()),
     mq.MQCMD_INQUIRE_LISTENER_STATUS: (mq.MQIACF_LISTENER_STATUS_ATTRS, "lsstatus", ()),
     mq.MQCMD_INQUIRE_SERVICE_STATUS: (mq.MQIACF_SERVICE_STATUS_ATTRS, "svstatus", ()),
-    mq.MQCMD_INQUIRE_PUBSUB_STATUS: (mq.MQIACF_PUBSUB_STATUS_ATTRS, "pubsub", (mq.MQIACF_PUBSUB_STATUS,)),
+    mq.MQCMD_INQUIRE_PUBSUB_STATUS: (mq.MQIACF_PUBSUB_STATUS_ATTRS, "pubsub", ()),
     mq.MQCMD_INQUIRE_CLUSTER_Q_MGR: (mq.MQIACF_CLUSTER_Q_MGR_ATTRS, "clusqmgr", ()),
     mq.MQCMD_INQUIRE_Q_MGR_STATUS: (mq.MQIACF_Q_MGR_STATUS_ATTRS, "qmstatus", (mq.MQIACF_Q_MGR_STATUS,)),
     mq.MQCMD_INQUIRE_CONNECTION: (mq.MQIACF_CONNECTION_ATTRS, "conn", (mq.MQIACF_CONN_INFO_TYPE,)),
@@ -560,8 +558,14 @@ def _name_parameter(parameter: int, name: str, text: str) -> Parameter:
     return ByteString(parameter, value)
 
 
+# What a BRIEF display of a queue or topic asks for (DISPLAY QUEUE(*): QUEUE and TYPE, as it always asked)
+_BRIEF_SELECTORS = {"queue": (mq.MQCA_Q_NAME, mq.MQIA_Q_TYPE), "topic": (mq.MQIA_TOPIC_TYPE,)}
+
+
 def _brief(table: str) -> tuple[int, ...]:
     """What a BRIEF display of a generic name asks for: the sort (the name always comes), or nothing else."""
+    if table in _BRIEF_SELECTORS:
+        return _BRIEF_SELECTORS[table]
     return (_SUBTYPES[table],) if table in _SUBTYPES else ()
 
 
@@ -677,7 +681,10 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
         if listed is not None and parameter == listed[0] and isinstance(item, IntegerList):
             generic = options.brief and "*" in (message.str_value(row.name) or "" if row.name else "")
             values = without_filtered(item.values, message.parameters)
-            parts.extend(_selector_words(values, listed[1], _brief(listed[1]) if generic else listed[2], options, message.command))
+            # A specific name asking only what a generic one shows (QUEUE and TYPE) has no MQSC of its own: runmqsc's
+            # nearest is the display with nothing named, which shows every attribute.
+            brief = generic or (options.brief and tuple(values) == _brief(listed[1]))
+            parts.extend(_selector_words(values, listed[1], _brief(listed[1]) if brief else listed[2], options, message.command))
             continue
         if isinstance(item, (IntegerFilter, StringFilter)):
             parts.append(_where_text(item, quote_all, table_of_command(message.command)))
