@@ -352,3 +352,31 @@ def test_a_message_put_in_the_console_names_it_and_its_bytes_download_unchanged(
     assert "default-src 'self'" in raw.headers["content-security-policy"]
     assert "1 message." in admin.get(PREFIX + "/queues/CONSOLE.RAW/messages").text  # browsing left it there
     assert admin.get(PREFIX + f"/queues/CONSOLE.RAW/messages/{'0' * 48}/raw").status_code == 404
+
+
+def _form_tokens(page: str) -> dict[str, str]:
+    return {"csrf": csrf_of(page), "once": re.search(r'name="once" value="([^"]+)"', page)[1]}  # type: ignore[index]
+
+
+def _depth(served: Console, queue: str) -> str:
+    shown = "\n".join(mqsc(served, f"DISPLAY QLOCAL({queue}) CURDEPTH", auth=("admin", "adminpw")))
+    return re.search(r"CURDEPTH\((\d+)\)", shown)[1]  # type: ignore[index]
+
+
+def test_a_form_sent_twice_runs_once(served: Console, admin: httpx.Client) -> None:
+    """Reloading the page a put or a get answered (or resending it from the browser's history) sends the same form again:
+    it is refused with 409 and nothing runs a second time; the page it answered carries a new token for the next one."""
+    assert "AMQ8006I" in "\n".join(mqsc(served, "DEFINE QLOCAL(CONSOLE.ONCE)", auth=("admin", "adminpw")))
+    put_page = admin.get(PREFIX + "/queues/CONSOLE.ONCE/put").text
+    sent = {**_form_tokens(put_page), "body": "only once"}
+    first = admin.post(PREFIX + "/queues/CONSOLE.ONCE/put", data=sent)
+    again = admin.post(PREFIX + "/queues/CONSOLE.ONCE/put", data=sent)
+    assert first.status_code == 200 and again.status_code == 409 and "was not run a second time" in again.text
+    assert _depth(served, "CONSOLE.ONCE") == "1"
+    second = admin.post(PREFIX + "/queues/CONSOLE.ONCE/put", data={**_form_tokens(first.text), "body": "the next one"})
+    assert second.status_code == 200 and _depth(served, "CONSOLE.ONCE") == "2"
+    get_page = admin.get(PREFIX + "/queues/CONSOLE.ONCE/get").text
+    taken = admin.post(PREFIX + "/queues/CONSOLE.ONCE/get", data=_form_tokens(get_page))
+    retaken = admin.post(PREFIX + "/queues/CONSOLE.ONCE/get", data=_form_tokens(get_page))
+    assert "only once" in taken.text and retaken.status_code == 409
+    assert _depth(served, "CONSOLE.ONCE") == "1"

@@ -19,6 +19,7 @@ import hmac
 import mimetypes
 import os
 import secrets
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -32,6 +33,11 @@ from pcfserver.rest.auth import ADMIN, ADMIN_RO, USER, Principal
 from pcfserver.rest.http import Request, Response, cookie
 
 CSRF_FIELD = "csrf"
+# Every change form carries a token of its own page (web.page): sent a second time (the page reloaded after its POST, or
+# the browser's back button and a resend), it is refused and nothing runs again, so a reload never gets a second
+# message, puts one twice or repeats a command.  The tokens last for the process; this many are kept.
+ONCE_FIELD = "once"
+ONCE_KEPT = 50_000
 CSRF_HEADER = "ibm-mq-csrf-token"
 ANONYMOUS_COOKIE = "pcfconsole"
 STATIC = web.ROOT / "static"
@@ -58,6 +64,7 @@ class ConsoleApp:
         from pcfserver.console import pages  # registers the routes
 
         self.routes = pages.routes()
+        self._sent: OrderedDict[str, None] = OrderedDict()  # the once tokens used, oldest first
 
     # -- the request ---------------------------------------------------------------------------
 
@@ -104,6 +111,11 @@ class ConsoleApp:
                     return _refused(viewer, "The request did not carry this page's CSRF token.")
                 if not viewer.can_change and not displays and not (route.messaging and viewer.can_browse and request.method == "GET"):
                     return _refused(viewer, f"User {viewer.user} has the role MQWebAdminRO, which may display and browse but not change anything.")
+                if method == "POST" and not displays and self._sent_before((form.get(ONCE_FIELD) or [""])[0]):
+                    return web.page(viewer, "message.html", 409, title="Already done", link=request.path, text=(
+                        "This form was sent already (the page was reloaded, or sent again from the browser's history), so it was not "
+                        "run a second time."
+                    ))
             page_request = PageRequest(
                 method, path, tuple(unquote(group) if group is not None else "" for group in match.groups()), parse_qs(request.query, keep_blank_values=True), form, files,
                 hx=request.header("hx-request") == "true",
@@ -151,6 +163,17 @@ class ConsoleApp:
         roles = frozenset(principal.user.roles)
         can_change = bool(roles & {ADMIN, USER})
         return Viewer(principal.user.name, roles, can_change, bool(roles & {ADMIN, ADMIN_RO, USER}), csrf)
+
+    def _sent_before(self, once: str) -> bool:
+        """Whether a form's one-time token was used already (and if not, it is now); a form without one is never refused."""
+        if not once:
+            return False
+        if once in self._sent:
+            return True
+        self._sent[once] = None
+        if len(self._sent) > ONCE_KEPT:
+            self._sent.popitem(last=False)
+        return False
 
     @staticmethod
     def _csrf_ok(request: Request, viewer: Viewer, form: Mapping[str, list[str]]) -> bool:

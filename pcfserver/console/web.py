@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import secrets
 import time
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
@@ -180,6 +181,7 @@ def page(ctx: ConsoleContext | Viewer, template: str, status: int = 200, **value
     """A whole page (or, for htmx, the same template's fragment) rendered with the viewer and the queue manager."""
     viewer = ctx if isinstance(ctx, Viewer) else ctx.viewer
     qmgr = "" if isinstance(ctx, Viewer) else ctx.engine.qmgr_name
+    values.setdefault("once", secrets.token_urlsafe(12))  # (each form's one-time token: console/app.py, ONCE_FIELD)
     body = environment().get_template(template).render(viewer=viewer, qmgr=qmgr, **values)
     return html(body, status)
 
