@@ -102,3 +102,13 @@ def test_every_field_of_every_form_shows_its_description(table: str) -> None:
     for noun in nouns:
         for f in forms.form_for(table, noun).fields:
             assert f.description and f.hints.startswith(f"MQSC {f.keyword}"), (table, noun, f.keyword)
+
+
+@pytest.mark.parametrize(("value", "ok"), [("-1", False), ("1000000000", False), ("0", True), ("999999999", True)])
+def test_a_number_outside_the_tables_range_is_refused_at_the_preview(value: str, ok: bool) -> None:
+    """A helper typed MAXDEPTH(-1) and MAXDEPTH(1000000000): the preview passed them and the queue manager refused them on
+    Run with 3229.  The range of queue-attributes.tsv (0..999999999) is checked where the form is read."""
+    built = forms.define_command(forms.queue_form("QLOCAL"), "Q", {"attr.MAXDEPTH": [value]})
+    assert built.ok is ok
+    if not ok:
+        assert built.errors["MAXDEPTH"] == "MAXDEPTH is 0 to 999,999,999"

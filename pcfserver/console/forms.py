@@ -37,6 +37,7 @@ QUEUE_NOUNS = {"QLOCAL": "local", "QMODEL": "model", "QALIAS": "alias", "QREMOTE
 QUEUE_NOUN_OF_TYPE = {QUEUE_TYPES[word]: noun for noun, word in QUEUE_NOUNS.items()}
 FIRST = ("DESCR",)  # shown before the table's order: what people set most
 _NUMBER = re.compile(r"^-?[0-9]+$")
+_RANGE = re.compile(r"^(-?[0-9]+)\.\.(-?[0-9]+)$")  # a table's range column, min..max
 _SPELLED = {"Q": "Queue", "Desc": "Description", "Def": "Default", "Msg": "Message", "Dist": "Distribution"}
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -303,6 +304,10 @@ def _part(f: Field, given: str) -> tuple[str, str]:
         return (word if word in f.flags else f"{f.keyword}({word})"), ""
     if f.kind == "number":
         word = text.upper()
+        bounds = _RANGE.match(f.range)
+        if _NUMBER.match(word) and bounds and not int(bounds[1]) <= int(word) <= int(bounds[2]):
+            # (the range the tables give: checked here, so the preview says so rather than the queue manager's refusal)
+            return "", f"{f.keyword} is {int(bounds[1]):,} to {int(bounds[2]):,}" + (f" or one of {', '.join(f.choices)}" if f.choices else "")
         if word in f.choices or _NUMBER.match(word):
             return f"{f.keyword}({word})", ""
         return "", f"{f.keyword} takes a number" + (f" or one of {', '.join(f.choices)}" if f.choices else "")

@@ -78,5 +78,15 @@ document.addEventListener("change", (event) => {
   }
 });
 
+// <select data-submits>: choosing an option sends its form (the object form's type: the fields of the chosen type
+// come, so that the form below it never creates an object of the type shown before).  The button stays for pages
+// without scripts.
+document.addEventListener("change", (event) => {
+  const select = event.target;
+  if (select instanceof HTMLSelectElement && "submits" in select.dataset && select.form) {
+    select.form.requestSubmit();
+  }
+});
+
 // htmx sends the page's CSRF token in the ibm-mq-csrf-token header (hx-headers on <body>); forms carry it as a field.
 export {};
