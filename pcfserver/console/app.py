@@ -105,12 +105,16 @@ class ConsoleApp:
             if route.method != method:
                 continue
             form, files = web.parse_form(request.body, request.header("content-type")) if request.body else ({}, {})
+            refusal = ""
             displays = route.displays is not None and route.displays(form)
             if route.changes:
                 if not self._csrf_ok(request, viewer, form):
                     return _refused(viewer, "The request did not carry this page's CSRF token.")
                 if not viewer.can_change and not displays and not (route.messaging and viewer.can_browse and request.method == "GET"):
-                    return _refused(viewer, f"User {viewer.user} has the role MQWebAdminRO, which may display and browse but not change anything.")
+                    text = f"User {viewer.user} has the role MQWebAdminRO, which may display and browse but not change anything."
+                    if route.displays is None:
+                        return _refused(viewer, text)
+                    refusal = text  # (the MQSC box keeps the script and says so on its own page; nothing runs)
                 if method == "POST" and not displays and self._sent_before((form.get(ONCE_FIELD) or [""])[0]):
                     return web.page(viewer, "message.html", 409, title="Already done", link=request.path, text=(
                         "This form was sent already (the page was reloaded, or sent again from the browser's history), so it was not "
@@ -118,9 +122,9 @@ class ConsoleApp:
                     ))
             page_request = PageRequest(
                 method, path, tuple(unquote(group) if group is not None else "" for group in match.groups()), parse_qs(request.query, keep_blank_values=True), form, files,
-                hx=request.header("hx-request") == "true",
+                hx=request.header("hx-request") == "true", refused=refusal,
             )
-            identity, messaging = _identities(principal, route.changes and not displays)
+            identity, messaging = _identities(principal, route.changes and not displays and not refusal)
             return ConsoleRouted(route, page_request, viewer, identity, messaging, anonymous_cookie)
         if any(route.pattern.fullmatch(raw) for route in self.routes):
             return web.html("", 405)

@@ -90,6 +90,7 @@ class PageRequest:
     form: Mapping[str, list[str]]
     files: Mapping[str, bytes] = field(default_factory=dict)
     hx: bool = False  # asked by htmx for a fragment
+    refused: str = ""  # why the viewer may not run it (a route whose page says so itself: the MQSC box); nothing may run
 
     def arg(self, name: str, default: str = "") -> str:
         values = self.query.get(name) or self.form.get(name)

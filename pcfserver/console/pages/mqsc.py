@@ -53,6 +53,8 @@ def mqsc_box(ctx: ConsoleContext, request: PageRequest) -> Response:
 @route("POST", r"/mqsc", displays=lambda form: display_only((form.get("command") or [""])[0]))
 def mqsc_run(ctx: ConsoleContext, request: PageRequest) -> Response:
     text = request.field("command")
+    if request.refused:
+        return _page(ctx, text[:MAX_TEXT], [], 403, request.refused + " This script changes something, so none of it ran.")
     if len(text) > MAX_TEXT:
         return _page(ctx, "", [], 422, f"The script is longer than {MAX_TEXT} characters.")
     commands = script_commands(text)
