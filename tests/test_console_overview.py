@@ -69,6 +69,11 @@ def test_refused_commands_from_rest_and_messaging_are_listed(served: Console) ->
                         json={"type": "runCommand", "parameters": {"command": "DEFINE QLOCAL(OV.NOT.ALLOWED)"}},
                         headers={"ibm-mq-rest-csrf-token": "x"})
     assert answer.status_code in (200, 403)
+    # a display that finds nothing is no refusal (it would crowd the real ones out of the list)
+    for command in ("DISPLAY QLOCAL(OV.NOTHING.*)", "DISPLAY CHSTATUS(*)"):
+        shown = httpx.post(served.http + "/ibmmq/rest/v2/admin/action/qmgr/QM1/mqsc", auth=("admin", "adminpw"),
+                           json={"type": "runCommand", "parameters": {"command": command}}, headers={"ibm-mq-rest-csrf-token": "x"})
+        assert shown.json()["overallReasonCode"] == mq.MQRCCF_COMMAND_FAILED, shown.text
     put = httpx.post(served.http + MESSAGES.format("OV.SOME"), content="x", auth=("app", "apppw"),
                      headers={"ibm-mq-rest-csrf-token": "x", "Content-Type": "text/plain"})
     assert put.json()["error"][0]["reasonCode"] == mq.MQRC_NOT_AUTHORIZED, put.text
@@ -77,6 +82,7 @@ def test_refused_commands_from_rest_and_messaging_are_listed(served: Console) ->
     refused = text[text.index('id="refused"'):]
     assert "OV.NOT.ALLOWED" in refused and "2035" in refused and "REST" in refused and "app" in refused
     assert "MQPUT OV.SOME" in refused
+    assert "OV.NOTHING" not in refused and "CHSTATUS" not in refused
 
 
 def test_the_sampler_turns_counters_into_rates() -> None:

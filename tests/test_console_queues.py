@@ -380,3 +380,15 @@ def test_a_form_sent_twice_runs_once(served: Console, admin: httpx.Client) -> No
     retaken = admin.post(PREFIX + "/queues/CONSOLE.ONCE/get", data=_form_tokens(get_page))
     assert "only once" in taken.text and retaken.status_code == 409
     assert _depth(served, "CONSOLE.ONCE") == "1"
+
+
+def test_the_lists_say_how_many_system_objects_they_leave_out(served: Console, admin: httpx.Client) -> None:
+    """The overview counts SYSTEM objects and the lists hide them by default: a new administrator saw '50 local queues'
+    beside a list of 4.  The list now says how many it leaves out; with Show SYSTEM it leaves out none."""
+    shown = "\n".join(mqsc(served, "DISPLAY QUEUE(SYSTEM.*)", auth=("admin", "adminpw")))
+    system = shown.count("AMQ8409I")
+    listed = admin.get(PREFIX + "/queues").text
+    assert f"{system} SYSTEM ones not shown" in listed
+    assert 'id="system-hidden"' not in admin.get(PREFIX + "/queues", params={"system": "1"}).text
+    channels = admin.get(PREFIX + "/objects/channel").text
+    assert "SYSTEM ones not shown" in channels  # SYSTEM.DEF.SENDER and the others

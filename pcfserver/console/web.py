@@ -300,6 +300,11 @@ class ListQuery:
             return False
         return name_matches(self.name, name)
 
+    def hides(self, name: str) -> bool:
+        """Whether the name would match but for SYSTEM.* not being shown (the list says how many it leaves out, as the
+        overview counts them)."""
+        return not self.system and name.startswith("SYSTEM.") and name_matches(self.name, name)
+
     def link(self, **changes: object) -> dict[str, object]:
         """The query's parameters for a link (with some changed)."""
         out: dict[str, object] = {

@@ -31,7 +31,7 @@ from functools import cache
 from operator import attrgetter
 from typing import Any, Protocol, cast
 
-from pcfserver import kinds, mq
+from pcfserver import kinds, mq, names
 from pcfserver.codec.model import Integer, Message, String
 from pcfserver.engine.chlauth import ChlauthRecords
 from pcfserver.engine.context import EngineView
@@ -295,6 +295,19 @@ class Audit:
     def refuse(self, command: Message | str, reason: int, origin: Origin | None, user: str) -> None:
         via, who = origin if origin is not None else ("engine", "")
         self.refused.append(Refusal(self.clock(), who or user, via, command, reason))
+
+
+# What an inquiry answers when nothing matches: not a refusal (the console's overview listed DISPLAY CHSTATUS(*) of a
+# queue manager with no running channel among the refused commands, beside real refusals).
+_NOTHING_FOUND = frozenset((
+    mq.MQRC_UNKNOWN_OBJECT_NAME, mq.MQRCCF_CHL_STATUS_NOT_FOUND, mq.MQRCCF_NONE_FOUND, mq.MQRC_NO_SUBSCRIPTION,
+    mq.MQRC_UNKNOWN_ENTITY, mq.MQRCCF_CHANNEL_NOT_FOUND,
+))
+
+
+def found_nothing(command: Message, reason: int) -> bool:
+    """Whether a failed answer is an inquiry (Inquire ...) that found nothing to report."""
+    return reason in _NOTHING_FOUND and (names.command_name(command.command) or "").startswith("MQCMD_INQUIRE")
 
 
 def _int(command: Message, pid: int) -> int:

@@ -390,7 +390,7 @@ class Engine:
         """``_execute_one``, then its history entry if it changed the registry, or its refusal if it failed."""
         entry = self._watch(command) if type(command) is Message else None
         answer = self._execute_one(command)
-        if answer and answer[0].comp_code == _FAILED:
+        if answer and answer[0].comp_code == _FAILED and not audit.found_nothing(command, answer[0].reason):
             identity = self._identity
             self.audit.refuse(command, answer[0].reason, origin, identity.user if identity is not None else "")
         elif entry is not None and len(self._tx.ops) > mark[1]:  # (Transaction.changed_since, inline)

@@ -214,21 +214,26 @@ def visible(ctx: ConsoleContext, view: KindView, name: str) -> bool:
     return ctx.identity is None or operation_allowed(ctx.engine.authority, ctx.identity, view.kind.object_type, name, mq.MQAUTH_DISPLAY)
 
 
-def rows_of(ctx: ConsoleContext, view: KindView, query: ListQuery) -> tuple[list[Row], int]:
-    """One page of rows and how many objects match; only the page's rows are built."""
+def rows_of(ctx: ConsoleContext, view: KindView, query: ListQuery) -> tuple[list[Row], int, int]:
+    """One page of rows, how many objects match and how many SYSTEM ones are left out; only the page's rows are built."""
     table = ctx.engine.objects.by_type.get(view.kind.object_type, {})
     wanted: int | None = None
     if query.type and view.type_filter is not None:
         word = words_of(view.type_filter.parameter).get(query.type)
         wanted = word if isinstance(word, int) else None
     chosen: list[NamedObject] = []
+    hidden = 0
     for name in sorted(table):
-        if not query.matches(name):
+        left_out = query.hides(name)
+        if not left_out and not query.matches(name):
             continue
         record = table[name]
         if wanted is not None and view.type_filter is not None and record.attrs.get(view.type_filter.parameter) != wanted:
             continue
         if not visible(ctx, view, name):
+            continue
+        if left_out:
+            hidden += 1
             continue
         chosen.append(record)
     if query.sort == "status":
@@ -246,7 +251,7 @@ def rows_of(ctx: ConsoleContext, view: KindView, query: ListQuery) -> tuple[list
                 value = len(names) if isinstance(names, tuple) else 0
             cells.append(shown(column.parameter, value))
         rows.append(Row(record.name, _description(record), tuple(cells), status_of(ctx, view, record)))
-    return rows, len(chosen)
+    return rows, len(chosen), hidden
 
 
 def _view(ctx: ConsoleContext, request: PageRequest) -> KindView | Response:
@@ -265,10 +270,10 @@ def kind_list(ctx: ConsoleContext, request: PageRequest) -> Response:
     if isinstance(view, Response):
         return view
     query = kind_query(request, view)
-    rows, total = rows_of(ctx, view, query)
+    rows, total, hidden = rows_of(ctx, view, query)
     pages = max(1, -(-total // query.size))
     template = "kind_rows.html" if request.hx else "kinds.html"
-    return page(ctx, template, title=view.title, view=view, query=query, rows=rows, total=total, pages=pages, sizes=PAGE_SIZES,
+    return page(ctx, template, title=view.title, view=view, query=query, rows=rows, total=total, hidden=hidden, pages=pages, sizes=PAGE_SIZES,
                 request_path=f"/objects/{view.key}")
 
 

@@ -32,16 +32,19 @@ class QueueRow:
         return 0.0 if self.max_depth <= 0 else min(100.0, 100.0 * self.depth / self.max_depth)
 
 
-def queue_rows(ctx: ConsoleContext, query: ListQuery) -> tuple[list[QueueRow], int]:
-    """One page of rows and the number of queues that match; only the page's rows are fully built."""
+def queue_rows(ctx: ConsoleContext, query: ListQuery) -> tuple[list[QueueRow], int, int]:
+    """One page of rows, the number of queues that match and of SYSTEM queues left out; only the page's rows are
+    fully built."""
     engine = ctx.engine
     layer = engine.messaging
     identity = ctx.identity
     records = engine.authority
     wanted = query.type
     chosen = []
+    hidden = 0
     for name in engine.queue_names():
-        if not query.matches(name):
+        left_out = query.hides(name)
+        if not left_out and not query.matches(name):
             continue
         queue = engine.queue(name)
         if queue is None:
@@ -49,6 +52,9 @@ def queue_rows(ctx: ConsoleContext, query: ListQuery) -> tuple[list[QueueRow], i
         if wanted and TYPE_WORDS.get(queue.qtype) != wanted:
             continue
         if identity is not None and not operation_allowed(records, identity, mq.MQOT_Q, name, mq.MQAUTH_DISPLAY):
+            continue
+        if left_out:
+            hidden += 1
             continue
         chosen.append(queue)
     key = query.sort
@@ -83,7 +89,7 @@ def queue_rows(ctx: ConsoleContext, query: ListQuery) -> tuple[list[QueueRow], i
             layer.oldest_age(queue.name) if queue.qtype == mq.MQQT_LOCAL and current else 0,
             str(attrs.get(mq.MQCA_Q_DESC, "") or "").strip(),
         ))
-    return rows, len(chosen)
+    return rows, len(chosen), hidden
 
 
 def _int(value: object) -> int:
@@ -93,8 +99,8 @@ def _int(value: object) -> int:
 @route("GET", r"/queues")
 def queues(ctx: ConsoleContext, request: PageRequest) -> Response:
     query = ListQuery.of(request, types=TYPE_WORDS.values(), sorts=SORTS)
-    rows, total = queue_rows(ctx, query)
+    rows, total, hidden = queue_rows(ctx, query)
     pages = max(1, -(-total // query.size))
     template = "queue_rows.html" if request.hx else "queues.html"
-    return page(ctx, template, title="Queues", request_path="/queues", query=query, rows=rows, total=total, pages=pages, types=sorted(TYPE_WORDS.values()),
+    return page(ctx, template, title="Queues", request_path="/queues", query=query, rows=rows, total=total, hidden=hidden, pages=pages, types=sorted(TYPE_WORDS.values()),
                 sizes=PAGE_SIZES, sorts=SORTS)
