@@ -184,8 +184,9 @@ def as_runmqsc_asks(command: Message) -> Message:
     filtered = next((p.parameter for p in command.parameters if isinstance(p, (IntegerFilter, StringFilter))), None)
     params = list(command.parameters)
     name = command.str_value(mq.MQCA_Q_NAME) if command.command == mq.MQCMD_INQUIRE_Q else None
-    if name is not None and "*" not in name and filtered is None:
-        # a specific queue asking only QUEUE and TYPE: MQSC says nothing, which asks every attribute (no list)
+    if name is not None and "*" not in name:
+        # a specific queue asking only QUEUE and TYPE: MQSC says nothing, which asks every attribute (no list; a WHERE
+        # adds nothing to every attribute)
         params = [p for p in params if not (isinstance(p, IntegerList) and p.parameter == mq.MQIACF_Q_ATTRS and p.values == (mq.MQCA_Q_NAME, mq.MQIA_Q_TYPE))]
     for i, p in enumerate(params):
         if isinstance(p, IntegerList) and p.parameter == mq.MQIACF_Q_ATTRS and filtered is not None:

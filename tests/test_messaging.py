@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import getpass
 import threading
 import time
 
@@ -43,6 +44,10 @@ def test_put_then_get_returns_the_body_and_descriptor(qm: QueueManager) -> None:
     assert got.put_appl_name == "tester" and got.user_identifier == "alice"
     assert len(got.put_date) == 8 and len(got.put_time) == 8
     assert got.persistence == mq.MQPER_NOT_PERSISTENT and got.priority == 0 and got.expiry == -1
+    with qm.session() as anonymous:  # a connection that names no user puts as the OS user the server runs as
+        anonymous.put("Q1", b"who")
+        mine, _ = anonymous.get("Q1")
+    assert mine.user_identifier.strip() == getpass.getuser()[:12] != ""
     with qm.session() as s, fails(mq.MQRC_NO_MSG_AVAILABLE):
         s.get("Q1")
 

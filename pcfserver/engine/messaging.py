@@ -12,6 +12,7 @@ document are listed with their reasons in ``formats/messaging-rules.tsv``.
 
 from __future__ import annotations
 
+import getpass
 import itertools
 import logging
 import os
@@ -19,6 +20,7 @@ import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 from pcfserver import mq
@@ -161,6 +163,17 @@ class Handle:
         self.input = input
         self.output = output
         self.waiting = waiting
+
+
+@cache
+def process_user() -> str:
+    """The user the server runs as: the UserIdentifier of a connection that names no user (the server's own, the
+    embedded API's, an MQWebAdmin's console and REST puts), as an IBM MQ bindings application's is its OS user
+    (formats/messaging-rules.tsv, user identifier)."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # pragma: no cover - a process with no user name
+        return ""
 
 
 class SessionState:
@@ -355,7 +368,7 @@ class MessageLayer:
         return path[0], path[-1]
     def open_session(self, appl_name: str = "pcfserver", user: str = "", identity: Identity | None = None) -> SessionState:
         """A new connection; with ``identity``, its calls are checked against that identity's authority."""
-        session = SessionState(next(self._session_ids), appl_name[:28], (user or (identity.user if identity else ""))[:12], identity)
+        session = SessionState(next(self._session_ids), appl_name[:28], (user or (identity.user if identity else process_user()))[:12], identity)
         self.sessions[session.ident] = session
         return session
 
