@@ -57,9 +57,23 @@ def test_create_a_channel_with_its_form(admin: Any, served: Console) -> None:
 
     admin.get(served.url("/objects/channel"))
     admin.find_element(_by("ID"), "create-object").click()
-    Select(wait_for(admin, lambda d: d.find_element(_by("ID"), "choose-subtype"))).select_by_visible_text("SVRCONN")
-    # choosing the type brings its fields at once (a helper chose SVRCONN, filled the form below and created a sender)
+    # The type chosen is the type created, even without "Show the fields" (a helper chose SVRCONN, filled the form
+    # below and got a sender); the page says the fields below are still the other type's.
+    wait_for(admin, lambda d: d.find_element(_by("ID"), "f-name")).send_keys("BR.QUICK.SVRCONN")
+    Select(admin.find_element(_by("ID"), "choose-subtype")).select_by_visible_text("SVRCONN")
+    note = admin.find_element(_by("ID"), "type-note")
+    assert note.is_displayed() and "SVRCONN" in note.text
+    admin.find_element(_by("ID"), "preview-command").click()
+    quick = wait_for(admin, lambda d: d.find_element(_by("ID"), "mqsc-command"))
+    assert quick.text == "DEFINE CHANNEL(BR.QUICK.SVRCONN) CHLTYPE(SVRCONN)"
+    # "Show the fields of this type" keeps the name typed so far
+    admin.get(served.url("/objects/channel/+new"))
+    wait_for(admin, lambda d: d.find_element(_by("ID"), "f-name")).send_keys("BR.APP.SVRCONN")
+    Select(admin.find_element(_by("ID"), "choose-subtype")).select_by_visible_text("SVRCONN")
+    admin.find_element(_by("CSS_SELECTOR"), "#choose-type button").click()
     wait_for(admin, lambda d: "type=SVRCONN" in d.current_url)
+    assert admin.find_element(_by("ID"), "f-name").get_attribute("value") == "BR.APP.SVRCONN"
+    admin.find_element(_by("ID"), "f-name").clear()
     admin.find_element(_by("ID"), "f-name").send_keys("BR.APP.SVRCONN")
     admin.find_element(_by("ID"), "f-descr").send_keys("made in a browser")
     admin.find_element(_by("ID"), "preview-command").click()

@@ -392,3 +392,13 @@ def test_the_lists_say_how_many_system_objects_they_leave_out(served: Console, a
     assert 'id="system-hidden"' not in admin.get(PREFIX + "/queues", params={"system": "1"}).text
     channels = admin.get(PREFIX + "/objects/channel").text
     assert "SYSTEM ones not shown" in channels  # SYSTEM.DEF.SENDER and the others
+
+
+def test_the_same_page_sent_again_with_a_field_changed_runs(served: Console, admin: httpx.Client) -> None:
+    """Back, a field changed, sent again: a new request (a helper's channel HF.APP2 was refused as 'already done')."""
+    assert "AMQ8006I" in "\n".join(mqsc(served, "DEFINE QLOCAL(CONSOLE.EDITED)", auth=("admin", "adminpw")))
+    tokens = _form_tokens(admin.get(PREFIX + "/queues/CONSOLE.EDITED/put").text)
+    assert admin.post(PREFIX + "/queues/CONSOLE.EDITED/put", data={**tokens, "body": "first"}).status_code == 200
+    assert admin.post(PREFIX + "/queues/CONSOLE.EDITED/put", data={**tokens, "body": "edited"}).status_code == 200
+    assert admin.post(PREFIX + "/queues/CONSOLE.EDITED/put", data={**tokens, "body": "edited"}).status_code == 409
+    assert _depth(served, "CONSOLE.EDITED") == "2"

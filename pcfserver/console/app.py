@@ -33,9 +33,10 @@ from pcfserver.rest.auth import ADMIN, ADMIN_RO, USER, Principal
 from pcfserver.rest.http import Request, Response, cookie
 
 CSRF_FIELD = "csrf"
-# Every change form carries a token of its own page (web.page): sent a second time (the page reloaded after its POST, or
-# the browser's back button and a resend), it is refused and nothing runs again, so a reload never gets a second
-# message, puts one twice or repeats a command.  The tokens last for the process; this many are kept.
+# Every change form carries a token of its own page (web.page): the same form sent a second time (the page reloaded
+# after its POST, or resent from the browser's history) is refused and nothing runs again, so a reload never gets a
+# second message, puts one twice or repeats a command; sent with a field changed it is a new request.  The tokens last
+# for the process; this many are kept.
 ONCE_FIELD = "once"
 ONCE_KEPT = 50_000
 CSRF_HEADER = "ibm-mq-csrf-token"
@@ -64,7 +65,7 @@ class ConsoleApp:
         from pcfserver.console import pages  # registers the routes
 
         self.routes = pages.routes()
-        self._sent: OrderedDict[str, None] = OrderedDict()  # the once tokens used, oldest first
+        self._sent: OrderedDict[str, bytes] = OrderedDict()  # the once tokens used (with their forms' digests), oldest first
 
     # -- the request ---------------------------------------------------------------------------
 
@@ -115,7 +116,7 @@ class ConsoleApp:
                     if route.displays is None:
                         return _refused(viewer, text)
                     refusal = text  # (the MQSC box keeps the script and says so on its own page; nothing runs)
-                if method == "POST" and not displays and self._sent_before((form.get(ONCE_FIELD) or [""])[0]):
+                if method == "POST" and not displays and self._sent_before((form.get(ONCE_FIELD) or [""])[0], form):
                     return web.page(viewer, "message.html", 409, title="Already done", link=request.path, text=(
                         "This form was sent already (the page was reloaded, or sent again from the browser's history), so it was not "
                         "run a second time."
@@ -139,9 +140,9 @@ class ConsoleApp:
             target = PREFIX + "/overview"
         guest = Viewer("", frozenset(), False, False, "", authenticated=False)
         if not self.auth.required:
-            return web.page(guest, "login.html", next=target, failed="", open_access=True)
+            return web.page(guest, "login.html", next=target, failed="", open_access=True, username="")
         if request.method == "GET":
-            return web.page(guest, "login.html", next=target, failed="", open_access=False)
+            return web.page(guest, "login.html", next=target, failed="", open_access=False, username="")
         if request.method != "POST":
             return web.html("", 405, (("Allow", "GET, POST"),))
         form, _ = web.parse_form(request.body, request.header("content-type"))
@@ -154,7 +155,7 @@ class ConsoleApp:
             text = "Too many failed sign-ins from this address; try again later." if user.status == 429 or b"throttl" in user.body.lower() else (
                 "The user name or password is not correct."
             )
-            return web.page(guest, "login.html", 401, next=target, failed=text, open_access=False)
+            return web.page(guest, "login.html", 401, next=target, failed=text, open_access=False, username=name)
         token = self.auth.issue(user, peer, secure=request.secure)
         return web.redirect(target, (("Set-Cookie", self.auth.cookie(token, request.secure)),))
 
@@ -168,13 +169,17 @@ class ConsoleApp:
         can_change = bool(roles & {ADMIN, USER})
         return Viewer(principal.user.name, roles, can_change, bool(roles & {ADMIN, ADMIN_RO, USER}), csrf)
 
-    def _sent_before(self, once: str) -> bool:
-        """Whether a form's one-time token was used already (and if not, it is now); a form without one is never refused."""
+    def _sent_before(self, once: str, form: Mapping[str, list[str]]) -> bool:
+        """Whether this very form (its one-time token, with the same fields) was sent already; if not, it is noted now.  The
+        same page sent with other fields (back, a field changed, sent again) is a new request and runs; a form without a
+        token is never refused."""
         if not once:
             return False
-        if once in self._sent:
+        content = hashlib.sha256(repr(sorted((k, v) for k, v in form.items() if k not in (ONCE_FIELD, CSRF_FIELD))).encode()).digest()
+        if self._sent.get(once) == content:
             return True
-        self._sent[once] = None
+        self._sent[once] = content
+        self._sent.move_to_end(once)
         if len(self._sent) > ONCE_KEPT:
             self._sent.popitem(last=False)
         return False

@@ -363,6 +363,13 @@ def _build(verb: str, form: Form, name: str, submitted: Mapping[str, Sequence[st
     return Built(" ".join([head, *parts]), {}, tuple(changed))
 
 
+def changed_from(form: Form, submitted: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    """The submitted fields less those still at ``form``'s defaults: what was typed into the fields of one type when
+    another type is created (a sender's DISCINT(6000) is no SVRCONN's choice)."""
+    untouched = {f.form_name for f in form.fields if (given := submitted.get(f.form_name)) and _same(f, given[0], f.default)}
+    return {key: list(values) for key, values in submitted.items() if key not in untouched}
+
+
 def define_command(form: Form, name: str, submitted: Mapping[str, Sequence[str]]) -> Built:
     """``DEFINE <noun>(name) ...`` with the fields whose submitted value is not the default."""
     return _build("DEFINE", form, name, submitted, against_current=False)

@@ -404,8 +404,15 @@ def create(ctx: ConsoleContext, request: PageRequest, view: KindView) -> Respons
     except ValueError:
         return page(ctx, "message.html", 400, title="Not a type", text=f"A {view.singular} has no type {request.field('type')}.")
     name = request.field("name").strip()
-    built = forms.define_command(form, name, request.form)
-    shown_form = form.with_values(request.form)
+    submitted: Mapping[str, list[str]] = request.form
+    shown = request.field("shown")
+    if shown and shown != form.subtype_word:  # the type was changed above fields of another type: only what was typed
+        try:
+            submitted = forms.changed_from(forms.kind_form(view.key, shown, qmgr=ctx.engine.qmgr_name), request.form)
+        except ValueError:
+            pass
+    built = forms.define_command(form, name, submitted)
+    shown_form = form.with_values(submitted)
     if not built.ok or request.field("step") == "preview":
         return _form_page(ctx, view, shown_form, name=name, creating=True, status=200 if built.ok else 422, built=built)
     ran = run_mqsc(ctx, built.command)

@@ -78,13 +78,44 @@ document.addEventListener("change", (event) => {
   }
 });
 
-// <select data-submits>: choosing an option sends its form (the object form's type: the fields of the chosen type
-// come, so that the form below it never creates an object of the type shown before).  The button stays for pages
-// without scripts.
+// <select data-type-of="FORM">: the type chosen is the type FORM creates (its hidden "type" field follows the list, so
+// choosing SVRCONN and pressing Create never makes the type shown before); a note says the fields below are still the
+// other type's until "Show the fields of this type" is pressed, which carries the name typed so far.
 document.addEventListener("change", (event) => {
   const select = event.target;
-  if (select instanceof HTMLSelectElement && "submits" in select.dataset && select.form) {
-    select.form.requestSubmit();
+  if (!(select instanceof HTMLSelectElement) || !select.dataset.typeOf) {
+    return;
+  }
+  const form = document.getElementById(select.dataset.typeOf);
+  const field = form && form.querySelector('input[name="type"]');
+  if (field instanceof HTMLInputElement) {
+    field.value = select.value;
+  }
+  const note = document.getElementById("type-note");
+  if (note) {
+    note.hidden = select.value === select.dataset.shown;
+    note.textContent = `Create makes a ${select.value} channel; the fields below are ${select.dataset.shown}'s until you press "Show the fields of this type".`;
+  }
+});
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || form.id !== "choose-type") {
+    return;
+  }
+  const typed = document.getElementById("f-name");
+  const carried = form.querySelector('input[name="name"]');
+  if (typed instanceof HTMLInputElement && carried instanceof HTMLInputElement) {
+    carried.value = typed.value;
+  }
+});
+
+// A page that answers with an error or a result moves the focus there, so that a screen reader reads it and the
+// keyboard starts from it (role=alert alone is not announced reliably on a page just loaded).
+document.addEventListener("DOMContentLoaded", () => {
+  const message = document.querySelector("#form-errors, #mqsc-problem, #login-error, #put-error, .ran[role], main [role=alert]");
+  if (message instanceof HTMLElement) {
+    message.tabIndex = -1;
+    message.focus();
   }
 });
 
