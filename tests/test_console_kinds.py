@@ -146,6 +146,10 @@ def test_create_alter_and_delete_through_the_forms(served: Console) -> None:
         assert bad.status_code == 422 and "MAXMSGL takes a number" in bad.text
         again = _post(client, "/objects/channel/+new", {"type": "SVRCONN", "name": "KIND.MADE", "step": "run"})
         assert again.status_code == 422 and "The command failed" in again.text
+        # a keyword the queue manager's refusal names is marked on its field (a topic without TOPICSTR: 3228)
+        topic = _post(client, "/objects/topic/+new", {"name": "KIND.NO.STRING", "step": "run"})
+        assert topic.status_code == 422 and "MQRCCF_PARM_MISSING" in topic.text
+        assert 'href="#f-topicstr">TOPICSTR</a>: The queue manager refused it: MQRCCF_PARM_MISSING (3228).' in topic.text
         edit = client.get(PREFIX + "/objects/channel/KIND.MADE", params={"edit": "1"}).text
         assert 'value="made here"' in edit
         altered = _post(client, "/objects/channel/KIND.MADE", {"action": "ALTER", "attr.DESCR": "changed", "attr.MAXMSGL": "1000", "step": "run"})

@@ -20,6 +20,20 @@ class Ran:
     lines: tuple[str, ...]
 
 
+_REFUSED_FIELD = re.compile(r"Reason (\d+) (\w+) for (\w+)\.$")
+
+
+def field_errors(ran: Ran) -> dict[str, str]:
+    """The keywords a failed command's answer names (AMQ8101S ... Reason 3228 MQRCCF_PARM_MISSING for TOPICSTR.), each
+    with what the queue manager said: a form marks those fields, as it marks what it checks itself."""
+    out: dict[str, str] = {}
+    for line in ran.lines:
+        found = _REFUSED_FIELD.search(line)
+        if found is not None:
+            out[found[3]] = f"The queue manager refused it: {found[2]} ({found[1]})."
+    return out
+
+
 def run_mqsc(ctx: ConsoleContext, text: str) -> Ran:
     """One MQSC command (several lines become one), applied whole or not at all inside the page's operation."""
     command = mqsc.one_line(text).strip()

@@ -10,12 +10,12 @@ kinds.tsv is a new list.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from pcfserver import kinds, mq
 from pcfserver.console import forms
-from pcfserver.console.commands import Ran, run_mqsc
+from pcfserver.console.commands import Ran, field_errors, run_mqsc
 from pcfserver.console.web import NEW_SEGMENT, PAGE_SIZES, ConsoleContext, ListQuery, PageRequest, page, route
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.keywords import attribute, from_pcf_value, word_for, words_of
@@ -418,7 +418,7 @@ def create(ctx: ConsoleContext, request: PageRequest, view: KindView) -> Respons
     ran = run_mqsc(ctx, built.command)
     record = ctx.engine.objects.get(view.kind.object_type, name)
     if not ran.ok or record is None:
-        return _form_page(ctx, view, shown_form, name=name, creating=True, status=422, built=built, ran=ran)
+        return _form_page(ctx, view, shown_form, name=name, creating=True, status=422, built=replace(built, errors=field_errors(ran)), ran=ran)
     return _detail(ctx, view, record, 200, ran)
 
 
@@ -440,5 +440,5 @@ def alter(ctx: ConsoleContext, request: PageRequest, view: KindView, record: Nam
     ran = run_mqsc(ctx, built.command)
     after = ctx.engine.objects.get(view.kind.object_type, record.name) or record
     if not ran.ok:
-        return _form_page(ctx, view, shown_form, name=record.name, creating=False, status=422, built=built, ran=ran)
+        return _form_page(ctx, view, shown_form, name=record.name, creating=False, status=422, built=replace(built, errors=field_errors(ran)), ran=ran)
     return _detail(ctx, view, after, 200, ran)

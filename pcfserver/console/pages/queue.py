@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from pcfserver import mq, names
 from pcfserver.console import forms
-from pcfserver.console.commands import Ran, run_mqsc
+from pcfserver.console.commands import Ran, field_errors, run_mqsc
 from pcfserver.console.messages import body_of, descriptor_rows, hex_id, parse_hex_id, preview, put_time
 from pcfserver.console.web import NEW, SECURITY_HEADERS, ConsoleContext, PageRequest, page, redirect, route
 from pcfserver.dialects import mqsc
@@ -146,7 +146,7 @@ def create_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
     ran = run_mqsc(ctx, built.command)
     if ran.ok:
         return redirect(f"/queues/{_path(name)}?created=1")
-    return page(ctx, "queue_new.html", 422, errors={}, command=built.command, ran=ran, **values)
+    return page(ctx, "queue_new.html", 422, errors=field_errors(ran), command=built.command, ran=ran, **values)
 
 
 def _path(name: str) -> str:
@@ -477,6 +477,6 @@ def alter_queue(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Resp
         return _properties(ctx, queue, request, command=built.command)
     ran = run_mqsc(ctx, built.command)
     if not ran.ok:
-        return _properties(ctx, queue, request, 422, command=built.command, ran=ran)
+        return _properties(ctx, queue, request, 422, command=built.command, ran=ran, errors=field_errors(ran))
     fresh = ctx.engine.queue(queue.name) or queue
     return _properties(ctx, fresh, None, command=built.command, ran=ran)
