@@ -17,11 +17,13 @@
 runs ours and its baseline alternately N times (over REST both servers are up at once and each
 drive lasts ``--seconds``/N) and prints the medians, the ratio being the median of the N ratios.
 
-``--floor`` adds, beside the one-client row, the same bare server made to write one WAL-sized frame in place and
-fdatasync it before each answer: no engine, only the one durable write a persistent put or get needs.  Its ratio to
-the bare server is about the most any durable server can reach in that row on this machine's disk and CPUs
-(0.54-0.69 in four runs on the two-CPU VM this was written on; pcfserver reached 0.87-0.90 of it in the same runs).
-The last line prints pcfserver's one-client rate against the floor's, the median of the rounds' ratios.
+``--floor`` adds, beside the one-client row, two floors: the same bare server made to write one WAL-sized frame in
+place and fdatasync it before each answer (no engine, only the one durable write a persistent put or get needs), and
+the same bare server committing the store's row for each answer (a POST inserts a message's row, a DELETE deletes one)
+in a database set up as the store's (WAL, synchronous=FULL, exclusive locking, the WAL presized): no engine, no
+message layer, only SQLite.  Their ratios to the bare server are about the most a durable server, and a server on
+SQLite, can reach in that row on this machine's disk and CPUs; each line ends with pcfserver's one-client rate
+against that floor's (the median of the rounds' ratios).
 
 ``--instructions`` (needs valgrind): the same comparisons counted in CPU instructions instead of time, which
 do not move with the machine's load: (a) commit every 100, ours and the SQLite baseline; (b) one REST client,
@@ -95,20 +97,30 @@ def in_process(messages: int, batch: int) -> float:
     return (messages // batch) * batch / elapsed
 
 
+def baseline_record() -> bytes:
+    """A stored message descriptor's bytes, as the store keeps one for a small message."""
+    md = MessageDescriptor(b"AMQ QM1         12345678", bytes(24), 0, 1, -1, "MQSTR   ", "", "", "pcfserver", "20260101", "12000000", "", 0)
+    return md_bytes(StoredMessage(0, QUEUE, 0, md, BODY, time.time(), None).record())
+
+
+def baseline_db(path: Path) -> sqlite3.Connection:
+    """A database set up as the store sets up its own, with the store's messages table and nothing else."""
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA locking_mode=EXCLUSIVE")
+    db.execute("PRAGMA secure_delete=FAST")  # as the store (Debian's SQLite has it on: every freed page rewritten)
+    db.execute("CREATE TABLE messages (seq INTEGER PRIMARY KEY, queue TEXT NOT NULL, level INTEGER NOT NULL, md BLOB NOT NULL, body BLOB NOT NULL, np INTEGER NOT NULL DEFAULT 0)")
+    # the store's messages table as it is (schema 8 dropped its index by queue: the baseline does not keep one either)
+    presize_wal(db, path)  # as the store does at open: commits write over the WAL, never lengthen it
+    return db
+
+
 def sqlite_baseline(messages: int, batch: int) -> float:
     """Pairs per second of SQLite inserting and deleting the same rows in the same batches."""
-    md = MessageDescriptor(b"AMQ QM1         12345678", bytes(24), 0, 1, -1, "MQSTR   ", "", "", "pcfserver", "20260101", "12000000", "", 0)
-    record = md_bytes(StoredMessage(0, QUEUE, 0, md, BODY, time.time(), None).record())
+    record = baseline_record()
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "baseline.sqlite3"
-        db = sqlite3.connect(path, isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA locking_mode=EXCLUSIVE")
-        db.execute("PRAGMA secure_delete=FAST")  # as the store (Debian's SQLite has it on: every freed page rewritten)
-        db.execute("CREATE TABLE messages (seq INTEGER PRIMARY KEY, queue TEXT NOT NULL, level INTEGER NOT NULL, md BLOB NOT NULL, body BLOB NOT NULL, np INTEGER NOT NULL DEFAULT 0)")
-        # the store's messages table as it is (schema 8 dropped its index by queue: the baseline does not keep one either)
-        presize_wal(db, path)  # as the store does at open: commits write over the WAL, never lengthen it
+        db = baseline_db(Path(tmp) / "baseline.sqlite3")
         seq = 0
         start = time.perf_counter()
         for _ in range(messages // batch):
@@ -160,9 +172,11 @@ FRAME = 24 + 4096  # a WAL frame: its header and one page (what one put or get o
 FRAMES = 1000  # SQLite's WAL holds this many before a checkpoint starts it again from the beginning
 
 
-async def bare_http(durable_dir: str | None = None) -> None:
+async def bare_http(durable_dir: str | None = None, sqlite_rows: bool = False) -> None:
     """The same HTTP listener, its API answering a fixed 201 without the engine; with ``durable_dir``, each answer
-    waits for one frame written in place in a file there and fdatasync'd (as SQLite's WAL is, once it has filled)."""
+    waits for one frame written in place in a file there and fdatasync'd (as SQLite's WAL is, once it has filled),
+    or with ``sqlite_rows`` for a commit of the store's row in a database there set up as the store's (a POST
+    inserts a message's row, a DELETE deletes the oldest)."""
     from pcfserver.engine import open_engine
     from pcfserver.rest.http import TEXT_PLAIN, Response
     from pcfserver.server import ServerConfig
@@ -172,6 +186,23 @@ async def bare_http(durable_dir: str | None = None) -> None:
     server = HttpServer(open_engine(None), ServerConfig(host="127.0.0.1"), port=0)
     if durable_dir is None:
         server.app.handle = lambda request, peer, certificate_user=None: fixed  # type: ignore[method-assign]
+    elif sqlite_rows:
+        db = baseline_db(Path(durable_dir) / "floor.sqlite3")
+        record = baseline_record()
+        seqs = [0, 0]  # the last inserted, the last deleted
+
+        def committed(request: object, peer: str, certificate_user: str | None = None) -> Response:
+            db.execute("BEGIN")
+            if getattr(request, "method", "") == "POST":
+                seqs[0] += 1
+                db.execute("INSERT INTO messages (seq, queue, level, md, body) VALUES (?,?,?,?,?)", (seqs[0], QUEUE, 0, record, BODY))
+            elif seqs[1] < seqs[0]:
+                seqs[1] += 1
+                db.execute("DELETE FROM messages WHERE seq = ?", (seqs[1],))
+            db.execute("COMMIT")
+            return fixed
+
+        server.app.handle = committed  # type: ignore[method-assign]
     else:
         fd = os.open(Path(durable_dir) / "frames", os.O_RDWR | os.O_CREAT, 0o600)
         os.pwrite(fd, bytes(FRAME * FRAMES), 0)
@@ -316,41 +347,51 @@ def rest_rows(clients: list[int], seconds: float) -> list[tuple[int, tuple[float
     return rows
 
 
+FLOORS = (
+    ("the bare server with one in-place frame fdatasync'd per answer", ()),
+    ("the bare server with one commit of the store's row per answer ", ("--sqlite-rows",)),
+)
+_Result = tuple[float, float, float, int]
+
+
 def rest_rows_alternating(
     clients: list[int], seconds: float, rounds: int, floor: bool = False
-) -> tuple[list[tuple[int, tuple[float, float, float, int], tuple[float, float, float, int], float]], tuple[tuple[float, float, float, int], float, float] | None]:
+) -> tuple[list[tuple[int, _Result, _Result, float]], list[tuple[str, _Result, float, float]]]:
     """Both servers up at once; each client count drives ours, then the bare one, ``rounds`` times.  With ``floor``,
-    the one-client rounds also drive the bare server with one durable write per answer: its medians, its ratio to the
-    bare server and ours to it (each the median of the rounds' ratios)."""
+    the one-client rounds also drive the bare server with one durable write per answer, and the bare server with one
+    SQLite commit of the store's row per answer (``FLOORS``): for each, its medians, its ratio to the bare server and
+    ours to it (each the median of the rounds' ratios)."""
     python, me = sys.executable, str(Path(__file__).resolve())
     each = max(1.0, seconds / rounds)
     rows = []
-    floor_row = None
+    floor_rows = []
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as frames:
         server, pcf_port, http_port = start_server([python, "-m", "pcfserver.cli", "serve", "--port", "0", "--http-port", "0", "--data", tmp])
         started = [server]
         try:
             bare, _, bare_port = start_server([python, me, "--bare-http"])
             started.append(bare)
-            durable_port = 0
-            if floor:
-                durable, _, durable_port = start_server([python, me, "--bare-http", "--durable-dir", frames])
+            floor_ports = []
+            for _, extra in FLOORS if floor else ():
+                durable, _, durable_port = start_server([python, me, "--bare-http", "--durable-dir", frames, *extra])
                 started.append(durable)
+                floor_ports.append(durable_port)
             make_queues(pcf_port, max(clients))
             for n in clients:
-                ours, base, floors = [], [], []
+                ours, base = [], []
+                floors: list[list[_Result]] = [[] for _ in floor_ports if n == 1]
                 for _ in range(rounds):
                     ours.append(trio.run(drive, http_port, n, each))
                     base.append(trio.run(drive, bare_port, n, each))
-                    if durable_port and n == 1:
-                        floors.append(trio.run(drive, durable_port, n, each))
+                    for results, port in zip(floors, floor_ports, strict=False):
+                        results.append(trio.run(drive, port, n, each))
                 rows.append((n, _medians(ours), _medians(base), _median_ratio(ours, base)))
-                if floors:
-                    floor_row = (_medians(floors), _median_ratio(floors, base), _median_ratio(ours, floors))
+                for (name, _), results in zip(FLOORS, floors, strict=False):
+                    floor_rows.append((name, _medians(results), _median_ratio(results, base), _median_ratio(ours, results)))
         finally:
             for process in reversed(started):
                 stop_server(process)
-    return rows, floor_row
+    return rows, floor_rows
 
 
 def _median_ratio(tops: list[tuple[float, float, float, int]], bottoms: list[tuple[float, float, float, int]]) -> float:
@@ -449,13 +490,14 @@ def main() -> int:
     parser.add_argument("--skip-rest", action="store_true", help="only the in-process rows")
     parser.add_argument("--rounds", type=int, default=1, help="alternate ours and each baseline this many times per row; medians (default 1)")
     parser.add_argument("--instructions", action="store_true", help="also count instructions per pair with valgrind (about two minutes)")
-    parser.add_argument("--floor", action="store_true", help="with --rounds: also the bare server with one durable write per answer, one client")
+    parser.add_argument("--floor", action="store_true", help="with --rounds: also the bare server with one durable write, and with one SQLite commit, per answer (one client)")
     parser.add_argument("--bare-http", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--durable-dir", help=argparse.SUPPRESS)
+    parser.add_argument("--sqlite-rows", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--count-run", nargs=2, metavar=("WHICH", "PAIRS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.bare_http:
-        trio.run(bare_http, args.durable_dir)
+        trio.run(bare_http, args.durable_dir, args.sqlite_rows)
         return 0
     if args.count_run:
         count_run(args.count_run[0], int(args.count_run[1]))
@@ -476,9 +518,9 @@ def main() -> int:
         return 0
     print("\n(b) over REST: put+get pairs/s   pcfserver (p50/p99 ms)      bare HTTP 201 (p50/p99 ms)   ratio")
     counts = [int(c) for c in args.clients.split(",")]
-    floor_row = None
+    floor_rows: list[tuple[str, _Result, float, float]] = []
     if args.rounds > 1:
-        rows, floor_row = rest_rows_alternating(counts, args.seconds, args.rounds, args.floor)
+        rows, floor_rows = rest_rows_alternating(counts, args.seconds, args.rounds, args.floor)
     else:
         if args.floor:
             print("    (--floor needs --rounds 2 or more)")
@@ -486,10 +528,8 @@ def main() -> int:
     for n, (ours, p50, p99, bad), (base, b50, b99, _), ratio in rows:
         flag = f"  ({bad} unexpected answers)" if bad else ""
         print(f"    {n:>2} client{'s' if n > 1 else ' '}    {ours:>10,.0f} ({p50:5.2f}/{p99:6.2f})   {base:>10,.0f} ({b50:5.2f}/{b99:6.2f})   {ratio:5.2f}{flag}")
-    if floor_row is not None:
-        (rate, p50, p99, _), ratio, ours_to_floor = floor_row
-        print(f"    floor, 1 client: the bare server with one in-place frame fdatasync'd per answer {rate:,.0f} ({p50:5.2f}/{p99:6.2f})   ratio to bare {ratio:5.2f}")
-        print(f"    pcfserver, 1 client, against the floor: {ours_to_floor:5.2f}")
+    for name, (rate, p50, p99, _), ratio, ours_to_floor in floor_rows:
+        print(f"    floor, 1 client: {name} {rate:,.0f} ({p50:5.2f}/{p99:6.2f})   ratio to bare {ratio:5.2f}   pcfserver to it {ours_to_floor:5.2f}")
     return 0
 
 
