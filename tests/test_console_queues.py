@@ -194,6 +194,11 @@ def test_put_through_the_page_and_read_it_over_rest(served: Console, admin: http
     assert too_big.status_code == 422 and "takes at most 64 (MAXMSGL)" in too_big.text
     bad = admin.post(PREFIX + "/queues/CONSOLE.PUT/put", data={"csrf": csrf, "body": "x", "priority": "12", "properties": "nonsense"})
     assert bad.status_code == 422 and "A priority is 0 to 9." in bad.text and "Line 1 is not name=value." in bad.text
+    # a name MQ refuses (2442) is caught on the form, naming its line, and the message is not put
+    misnamed = admin.post(PREFIX + "/queues/CONSOLE.PUT/put", data={"csrf": csrf, "body": "x", "properties": "color=red\nmy-prop=1"})
+    assert misnamed.status_code == 422 and "Line 2: &#39;my-prop&#39; is not a property name MQ accepts" in misnamed.text
+    assert "my-prop=1" in misnamed.text  # what was typed stays
+    assert httpx.delete(served.http + REST.format("CONSOLE.PUT"), headers=REST_HEADERS, auth=("admin", "adminpw"), timeout=30).status_code == 204
 
 
 def test_get_one_removes_and_shows_it(served: Console, admin: httpx.Client) -> None:

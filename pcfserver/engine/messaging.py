@@ -38,6 +38,7 @@ from pcfserver.engine.messages import (
     descriptor,
     monitoring_level,
 )
+from pcfserver.engine.property_names import property_name_error
 from pcfserver.engine.store import (
     ClearMessages,
     DeleteMessage,
@@ -110,6 +111,13 @@ def _expiry(expiry: int | None) -> int:
     if expiry != _UNLIMITED and not 0 < expiry <= 999_999_999:
         raise MQIError(mq.MQRC_EXPIRY_ERROR)
     return expiry
+
+
+def _check_property_names(properties: tuple[tuple[str, str], ...]) -> None:
+    """MQPUT's check of the properties a message carries: the first name MQ refuses fails the put."""
+    for name, _ in properties:
+        if reason := property_name_error(name):
+            raise MQIError(reason)
 
 
 def _format(format: str) -> str:
@@ -558,6 +566,8 @@ class MessageLayer:
             expiry = _expiry(expiry)
         if format is not FORMAT_STRING:
             format = _format(format)
+        if properties:
+            _check_property_names(properties)
         cache = _GMT  # (_gmt's first test here: a call less per put)
         date, clock = cache.last if cache.low <= now < cache.high else _gmt(now)
         if msg_id is None or (given := _pad(msg_id)) == _NO_ID:
@@ -734,6 +744,8 @@ class MessageLayer:
             raise MQIError(mq.MQRC_PRIORITY_ERROR)
         expiry = _expiry(expiry)
         format = _format(format)
+        if properties:
+            _check_property_names(properties)
         if reply_to_q:
             reply_to_q, reply_to_qmgr = reply_to_q[:48], (reply_to_qmgr or self._engine.qmgr_name)[:48]
         elif reply_to_qmgr:

@@ -30,6 +30,7 @@ from pcfserver import mq
 from pcfserver.codec.ccsid import codec_for
 from pcfserver.engine.messages import MessageDescriptor, MQIError
 from pcfserver.engine.messaging import FORMAT_STRING, MessageLayer, SessionState
+from pcfserver.engine.property_names import property_name_error
 from pcfserver.rest.http import CSRF_HEADER, TEXT_PLAIN, Request, Response, error, error_for_reason, json_response
 
 if TYPE_CHECKING:
@@ -243,15 +244,15 @@ def _sent(request: Request, version: int) -> _Sent:
     content_type: str | None = None
     md: dict[str, str] = {}  # the ibm-mq-md-* headers read, by name
     properties: list[tuple[str, str]] = []
-    nameless: tuple[str, str] | None = None  # an ibm-mq-usr- header without a name (refused after the others' checks)
+    misnamed: tuple[str, str] | None = None  # an ibm-mq-usr- header naming no property MQ accepts (refused after the others' checks)
     for key, value in request.headers:
         if key[:7] == "ibm-mq-":
             if key in _MD_HEADERS:
                 md.setdefault(key, value)
             elif version >= 3 and key.startswith(USER_PREFIX):
                 name = key[len(USER_PREFIX) :]
-                if not name and nameless is None:
-                    nameless = (key, value)
+                if misnamed is None and property_name_error(name):
+                    misnamed = (key, value)
                 properties.append((name, value))
         elif key == "content-type" and content_type is None:
             content_type = value
@@ -303,8 +304,8 @@ def _sent(request: Request, version: int) -> _Sent:
         if not priority_text.isdigit() or int(priority_text) > 9:
             raise bad("ibm-mq-md-priority", priority_text)
         priority = int(priority_text)
-    if nameless is not None:
-        raise bad(*nameless)
+    if misnamed is not None:
+        raise bad(*misnamed)
     return _Sent(persistence, expiry, correl_id, reply_q, reply_qmgr, priority, tuple(properties))
 
 

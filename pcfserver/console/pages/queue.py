@@ -20,6 +20,7 @@ from pcfserver.console.commands import Ran, field_errors, run_mqsc
 from pcfserver.console.messages import body_of, descriptor_rows, hex_id, parse_hex_id, preview, put_time
 from pcfserver.console.web import NEW, SECURITY_HEADERS, ConsoleContext, PageRequest, page, redirect, route
 from pcfserver.dialects import mqsc
+from pcfserver.engine import property_names
 from pcfserver.engine.authority import operation_allowed
 from pcfserver.engine.messages import MessageDescriptor, MQIError
 from pcfserver.engine.messaging import FORMAT_NONE, FORMAT_STRING
@@ -341,6 +342,8 @@ def _properties_of(text: str) -> tuple[tuple[tuple[str, str], ...], str]:
         key, sep, value = line.partition("=")
         if not sep or not key.strip():
             return (), f"Line {number} is not name=value."
+        if property_names.property_name_error(key.strip()):
+            return (), f"Line {number}: {property_names.explain(key.strip())}"
         out.append((key.strip(), value.strip()))
     return tuple(out), ""
 
