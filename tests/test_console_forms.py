@@ -67,7 +67,11 @@ def test_every_kind_has_a_form_whose_define_parses(kind: str) -> None:
         form = forms.kind_form(kind, subtype)
         assert form.fields, (kind, subtype)
         assert form.noun == kinds.by_key()[kind].noun
-        built = forms.define_command(form, "CONSOLE.TEST", {})
+        required = {f.form_name: ["X(1)"] for f in form.fields if f.required is not None}
+        if required:  # without them the form says which it needs, and makes no command
+            refused = forms.define_command(form, "CONSOLE.TEST", {})
+            assert not refused.command and {forms.FIELD_PREFIX + k for k in refused.errors} == set(required), refused
+        built = forms.define_command(form, "CONSOLE.TEST", required)
         assert built.ok, built
         assert mqsc.parse(built.command).message is not None, built.command
         if subtype:

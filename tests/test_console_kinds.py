@@ -146,10 +146,18 @@ def test_create_alter_and_delete_through_the_forms(served: Console) -> None:
         assert bad.status_code == 422 and "MAXMSGL takes a number" in bad.text
         again = _post(client, "/objects/channel/+new", {"type": "SVRCONN", "name": "KIND.MADE", "step": "run"})
         assert again.status_code == 422 and "The command failed" in again.text
-        # a keyword the queue manager's refusal names is marked on its field (a topic without TOPICSTR: 3228)
-        topic = _post(client, "/objects/topic/+new", {"name": "KIND.NO.STRING", "step": "run"})
-        assert topic.status_code == 422 and "MQRCCF_PARM_MISSING" in topic.text
-        assert 'href="#f-topicstr">TOPICSTR</a>: The queue manager refused it: MQRCCF_PARM_MISSING (3228).' in topic.text
+        # what formats/kind-rules.tsv requires is marked on the form and checked before anything runs
+        assert '<span class="kw">TOPICSTR</span> <span class="required">(required)</span>' in client.get(PREFIX + "/objects/topic/+new").text
+        topic = _post(client, "/objects/topic/+new", {"name": "KIND.NO.STRING", "step": "preview"})
+        assert topic.status_code == 422 and 'href="#f-topicstr">TOPICSTR</a>: TOPICSTR is required for a topic.' in topic.text
+        assert "DEFINE TOPIC" not in topic.text
+        sender = _post(client, "/objects/channel/+new", {"type": "SDR", "name": "KIND.SDR", "attr.CONNAME": "host(1414)", "step": "preview"})
+        assert sender.status_code == 422 and "XMITQ is required for a channel of type SDR." in sender.text and "CONNAME is required" not in sender.text
+        # a keyword the queue manager's refusal names is marked on its field (a second topic with the same string: 3300)
+        assert _post(client, "/objects/topic/+new", {"name": "KIND.T1", "attr.TOPICSTR": "kind/a", "step": "run"}).status_code == 200
+        topic = _post(client, "/objects/topic/+new", {"name": "KIND.T2", "attr.TOPICSTR": "kind/a", "step": "run"})
+        assert topic.status_code == 422 and "MQRCCF_TOPICSTR_ALREADY_EXISTS" in topic.text
+        assert 'href="#f-topicstr">TOPICSTR</a>: The queue manager refused it: MQRCCF_TOPICSTR_ALREADY_EXISTS (3300).' in topic.text
         edit = client.get(PREFIX + "/objects/channel/KIND.MADE", params={"edit": "1"}).text
         assert 'value="made here"' in edit
         altered = _post(client, "/objects/channel/KIND.MADE", {"action": "ALTER", "attr.DESCR": "changed", "attr.MAXMSGL": "1000", "step": "run"})

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
 from pcfserver import kinds, names
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.tables import QUEUE_TYPES, Attr, attributes_of, vocabulary
+from pcfserver.engine.kinds import table_rules
 from pcfserver.tables import fill_default, read_table, value_of
 
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ class Field:
     description: str  # what the attribute does: the table's description column (one sentence)
     hints: str  # what the tables say about its form: keyword, PCF name, range or length
     current: str | None = None  # the object's value when altering, as MQSC writes it
+    required: str | None = None  # a value is needed (formats/kind-rules.tsv, required): the name prefix it spares ("" none)
 
     @property
     def form_name(self) -> str:
@@ -257,7 +259,21 @@ def kind_form(kind_key: str, subtype: str = "", current: Mapping[int, object] | 
             continue
         default = attr.defaults.get(value, attr.defaults.get(0))
         fields.append(_field(attr, row, default, qmgr, current))
+    needed = _required(kind_key, value)
+    if needed:
+        fields = [replace(f, required=needed[f.parameter]) if f.parameter in needed else f for f in fields]
     return Form(kind_key, kind.noun, subtype_keyword(kind_key) if kind.subtype else "", word, _order(fields), current is not None)
+
+
+def _required(kind_key: str, subtype: int) -> dict[int, str]:
+    """The parameters an object of the kind and subtype must not leave blank (formats/kind-rules.tsv, the rows the
+    engine checks on Create, Copy and Change), each with the name prefix its rule spares."""
+    out: dict[int, str] = {}
+    for rule in table_rules().get(kind_key, ()):
+        if rule.rule == "required" and (not rule.subtypes or subtype in rule.subtypes):
+            for parameter in rule.parameters:
+                out.setdefault(parameter, rule.spared)
+    return out
 
 
 def current_attrs(engine: Engine, table: str, name: str) -> Mapping[int, object] | None:
@@ -353,6 +369,14 @@ def _build(verb: str, form: Form, name: str, submitted: Mapping[str, Sequence[st
             continue
         parts.append(part)
         changed.append(f.keyword)
+    for f in form.fields:
+        if f.required is None or f.keyword in errors or (f.required and name.startswith(f.required)):
+            continue
+        sent = submitted.get(f.form_name)
+        value = sent[0] if sent else (f.current or "") if against_current else f.default
+        if not value.strip():
+            kind = f"a {form.noun.lower()}" + (f" of type {form.subtype_word}" if form.subtype_word else "")
+            errors[f.keyword] = f"{f.keyword} is required for {kind}."
     if errors:
         return Built("", errors, tuple(changed))
     if verb == "ALTER" and not parts:
