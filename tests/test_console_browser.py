@@ -76,6 +76,12 @@ def test_the_overview_draws_its_charts_and_history_shows_rows(driver: Any, secur
     driver.get(secured.url("/history"))
     rows = driver.find_elements(By.CSS_SELECTOR, "#history-table pre.revert")
     assert any("DELETE QLOCAL(BROWSER.HISTORY)" in row.text for row in rows)
+    # Copy says what it did (copied, or selected where the browser gives no clipboard); the link opens the MQSC box
+    row = next(r for r in driver.find_elements(By.CSS_SELECTOR, "#history-table tbody tr") if "DELETE QLOCAL(BROWSER.HISTORY)" in r.text)
+    row.find_element(By.CSS_SELECTOR, "button.copy").click()
+    wait_for(driver, lambda d: row.find_element(By.CSS_SELECTOR, ".copied").text in ("Copied.", "Selected: press Ctrl+C to copy."))
+    row.find_element(By.CSS_SELECTOR, "a.open-mqsc").click()
+    wait_for(driver, lambda d: "DELETE QLOCAL(BROWSER.HISTORY)" in (d.find_element(By.NAME, "command").get_attribute("value") or ""))
 
 
 @pytest.mark.parametrize("path", ["/overview", "/history"])

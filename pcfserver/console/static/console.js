@@ -53,14 +53,23 @@ document.addEventListener("click", async (event) => {
   if (!text) {
     return;
   }
+  const said = row.querySelector(".copied");
   try {
     await navigator.clipboard.writeText(text.textContent);
     button.dataset.copied = "true";
+    if (said) {
+      said.textContent = "Copied.";
+      setTimeout(() => { said.textContent = ""; }, 4000);
+    }
   } catch (error) {
+    // no clipboard (plain HTTP, or refused): the text is selected for Ctrl+C instead, and the page says so
     const range = document.createRange();
     range.selectNodeContents(text);
     window.getSelection().removeAllRanges();
     window.getSelection().addRange(range);
+    if (said) {
+      said.textContent = "Selected: press Ctrl+C to copy.";
+    }
   }
 });
 
