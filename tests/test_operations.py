@@ -111,6 +111,31 @@ RESOLVE CHANNEL(TO.QM2)
     ]
 
 
+def test_the_amqp_service_is_there_to_stop_alter_and_start_as_published_scripts_do() -> None:
+    # ibm-messaging/mq-metric-samples dspmqrtj/demo/crtClus.sh, and the AMQP set-ups that start it (AMQPCAP(YES) here)
+    script = """\
+STOP SERVICE(system.amqp.service) IGNSTATE(YES)
+ALTER SERVICE(SYSTEM.AMQP.SERVICE) CONTROL(MANUAL)
+START SERVICE(SYSTEM.AMQP.SERVICE)
+DISPLAY SERVICE(SYSTEM.AMQP.SERVICE) SERVTYPE STARTCMD DESCR
+"""
+    assert transcript(script) == [
+        "     1 : STOP SERVICE(system.amqp.service) IGNSTATE(YES)",
+        "AMQ8732I: Request to stop Service accepted.",
+        "     2 : ALTER SERVICE(SYSTEM.AMQP.SERVICE) CONTROL(MANUAL)",
+        "AMQ8624I: IBM MQ service changed.",
+        "     3 : START SERVICE(SYSTEM.AMQP.SERVICE)",
+        "AMQ8733I: Request to start Service accepted.",
+        "     4 : DISPLAY SERVICE(SYSTEM.AMQP.SERVICE) SERVTYPE STARTCMD DESCR",
+        "AMQ8629I: Display service information details.",
+        "   SERVICE(SYSTEM.AMQP.SERVICE)            SERVTYPE(SERVER)",
+        "   STARTCMD(+MQ_INSTALL_PATH+/bin/amqp.sh) DESCR(Manages clients that use the AMQP protocol)",
+        "4 MQSC commands read.",
+        "No commands have a syntax error.",
+        "All valid MQSC commands were processed.",
+    ]
+
+
 def test_listener_service_security_cluster_and_pubsub_commands_as_runmqsc_answers_them() -> None:
     script = """\
 DEFINE LISTENER(L1) TRPTYPE(TCP) PORT(1515)
