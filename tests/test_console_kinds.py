@@ -196,6 +196,37 @@ def test_a_read_only_user_sees_no_command_and_cannot_post_one(served: Console) -
     assert any("KIND.RO" in line for line in mqsc(served, "DISPLAY LISTENER(KIND.RO)", AUTH))
 
 
+def test_passwords_are_never_shown_and_an_alter_that_leaves_them_keeps_them(served: Console) -> None:
+    secret = "S3cretPw"
+    mqsc(served, "DEFINE AUTHINFO(KIND.LDAP) AUTHTYPE(IDPWLDAP) CONNAME('ldap(389)') SHORTUSR('uid') "
+                 f"LDAPUSER('cn=mq') LDAPPWD('{secret}')", AUTH)
+    mqsc(served, "DEFINE CHANNEL(KIND.PW) CHLTYPE(SDR) CONNAME('h(1)') XMITQ('XQ') PASSWORD('chanpw')", AUTH)
+    with served.client("reader", "readerpw") as reader:
+        for path in ("/objects/authinfo/KIND.LDAP", "/objects/channel/KIND.PW", "/history"):
+            page = reader.get(PREFIX + path).text
+            assert secret not in page and "chanpw" not in page, path
+        assert re.search(r'>LDAPPWD</th><td class="mono">\*{8}</td>', reader.get(PREFIX + "/objects/authinfo/KIND.LDAP").text)
+        history = html.unescape(reader.get(PREFIX + "/history").text)
+        assert "LDAPPWD(********)" in history and "PASSWORD(********)" in history
+    with served.client("admin", "adminpw") as admin:
+        form = admin.get(PREFIX + "/objects/authinfo/KIND.LDAP", params={"edit": "1"}).text
+        assert secret not in form and re.search(r'name="attr.LDAPPWD" type="password" autocomplete="new-password" value=""', form)
+        altered = _post(admin, "/objects/authinfo/KIND.LDAP", {"action": "ALTER", "attr.DESCR": "kept", "attr.LDAPPWD": "", "step": "run"})
+        assert altered.status_code == 200 and "LDAPPWD" not in _pre_command(altered.text)
+        shown = _post(admin, "/mqsc", {"command": "DISPLAY AUTHINFO(KIND.LDAP) LDAPPWD"}).text
+        assert secret not in shown and "LDAPPWD(********)" in html.unescape(shown)
+        preview = _post(admin, "/objects/authinfo/+new", {"type": "IDPWLDAP", "name": "KIND.LDAP2", "attr.CONNAME": "l(1)", "attr.SHORTUSR": "u",
+                                                           "attr.LDAPPWD": "typed", "step": "preview"}).text
+        assert "LDAPPWD(********)" in html.unescape(preview) and 'value="typed"' in preview  # kept for the run, shown masked
+    # the queue manager still has it: the alter changed DESCR only
+    assert any(f"LDAPPWD({secret})" in line for line in mqsc(served, "DISPLAY AUTHINFO(KIND.LDAP) LDAPPWD DESCR", AUTH))
+
+
+def _pre_command(page: str) -> str:
+    found = re.search(r'id="mqsc-command">(.*?)</pre>', page, re.S)
+    return html.unescape(found[1]) if found else ""
+
+
 def test_a_post_without_the_csrf_token_changes_nothing(served: Console) -> None:
     mqsc(served, "DEFINE PROCESS(KIND.KEEP)", AUTH)
     with served.client("admin", "adminpw") as client:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pcfserver.console.secrets import mask_text
 from pcfserver.console.web import ConsoleContext
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.outcome import OK
@@ -38,7 +39,8 @@ def run_mqsc(ctx: ConsoleContext, text: str) -> Ran:
     """One MQSC command (several lines become one), applied whole or not at all inside the page's operation."""
     command = mqsc.one_line(text).strip()
     outcome = mqsc.run(command, ctx.execute)
-    return Ran(command, outcome.status == OK, tuple(outcome.lines))
+    # what a page shows of it: a password the command sets or the answer displays is masked (console/secrets.py)
+    return Ran(mask_text(command), outcome.status == OK, tuple(mask_text(line) for line in outcome.lines))
 
 
 _DISPLAY_ONLY = re.compile(r"\s*(DISPLAY|DIS|DISP|DISPL|DISPLA|PING)\b", re.IGNORECASE)

@@ -24,6 +24,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from pcfserver import kinds, names
+from pcfserver.console import secrets
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.tables import QUEUE_TYPES, Attr, attributes_of, vocabulary
 from pcfserver.engine.kinds import table_rules
@@ -52,7 +53,7 @@ class Field:
     parameter: int
     pcf: str  # the parameter's constant: MQIA_MAX_Q_DEPTH
     label: str  # "Max Q depth"
-    kind: str  # select, number, text, list
+    kind: str  # select, number, text, list, password (console-secrets.tsv)
     choices: tuple[str, ...]  # the words of a select (or the words a number field also takes)
     flags: frozenset[str]  # words that are the whole keyword (TRIGGER / NOTRIGGER)
     default: str  # as MQSC writes it ("" = none known)
@@ -191,6 +192,9 @@ def _field(attr: Attr, row: Mapping[str, str], default: object, qmgr: str, curre
     now: str | None = None
     if current is not None:
         now = _text(attr.parameter, current[attr.parameter]) if attr.parameter in current else ""
+    if attr.parameter in secrets.parameters():  # never sent to the browser: the field starts empty, and empty keeps it
+        kind, default_text, now = "password", "", None if current is None else ""
+        hints.append("left empty, it stays as it is" if current is not None else "not shown once set")
     return Field(
         keyword=keyword, name=attr.name, parameter=attr.parameter, pcf=pcf, label=label_of(attr.name), kind=kind,
         choices=tuple(words), flags=flags & frozenset(words), default=default_text, range=range_text,

@@ -14,6 +14,7 @@ from typing import cast
 
 from pcfserver import kinds, mq
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
+from pcfserver.console.secrets import MASK, mask_text
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.dump import Value, definition, parameters
 from pcfserver.engine import audit, chlauth
@@ -25,7 +26,7 @@ NO_REVERT = "* no automatic revert for this change"
 
 def command_text(entry: Change) -> str:
     try:
-        return mqsc.render_command(audit.message(entry))
+        return mask_text(mqsc.render_command(audit.message(entry)))
     except Exception:  # a PCF command with no MQSC form (or a stored one that no longer decodes)
         command = entry.command
         code = command.command if isinstance(command, Message) else "?"
@@ -33,8 +34,11 @@ def command_text(entry: Change) -> str:
 
 
 def revert_text(entry: Change) -> str:
-    """The MQSC that undoes the change (several lines for several records), or a comment when there is none."""
-    return _revert(entry.seq, entry)
+    """The MQSC that undoes the change (several lines for several records), or a comment when there is none.  A
+    password it would set back is masked (console/secrets.py), with a line saying so: that one must be typed again."""
+    text = _revert(entry.seq, entry)
+    masked = mask_text(text)
+    return masked if masked == text else masked + f"\n* {MASK} stands for a password the console does not show: type it in its place"
 
 
 @lru_cache(maxsize=1024)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from pcfserver import kinds, mq
-from pcfserver.console import forms
+from pcfserver.console import forms, secrets
 from pcfserver.console.commands import Ran, field_errors, run_mqsc
 from pcfserver.console.web import NEW_SEGMENT, PAGE_SIZES, ConsoleContext, ListQuery, PageRequest, page, route
 from pcfserver.dialects import mqsc
@@ -288,7 +288,7 @@ def attributes(view: KindView, record: NamedObject) -> list[tuple[str, str]]:
         if not keyword or attr.access == "command" or attr.parameter in seen or attr.parameter not in record.attrs:
             continue
         seen.add(attr.parameter)
-        out.append((keyword, shown(attr.parameter, record.attrs[attr.parameter])))
+        out.append((keyword, secrets.shown(attr.parameter, shown(attr.parameter, record.attrs[attr.parameter]))))
     return out
 
 
