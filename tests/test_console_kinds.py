@@ -79,6 +79,14 @@ def test_key_columns_of_topics_subscriptions_and_listeners(served: Console) -> N
         assert "kind/prices" in topics
         subs = client.get(PREFIX + "/objects/sub", params={"name": "KIND.*"}).text
         assert "kind/prices" in subs and "KIND.SUB.Q" in subs
+        # what DISPLAY derives or defaults is shown and filtered on too: a topic's TYPE, a subscription's SUBTYPE and DURABLE
+        assert re.search(r"KIND\.TOPIC.*?<td[^>]*>LOCAL</td>", topics, re.S)
+        assert "KIND.TOPIC" in client.get(PREFIX + "/objects/topic", params={"name": "KIND.*", "type": "LOCAL"}).text
+        assert "KIND.SUB<" in client.get(PREFIX + "/objects/sub", params={"name": "KIND.*", "type": "ADMIN"}).text
+        assert "KIND.SUB<" not in client.get(PREFIX + "/objects/sub", params={"name": "KIND.*", "type": "API"}).text
+        assert re.search(r"<td[^>]*>ADMIN</td>\s*<td[^>]*>YES</td>", subs)
+        detail = client.get(PREFIX + "/objects/topic/KIND.TOPIC").text
+        assert re.search(r'>TYPE</th><td class="mono">LOCAL</td>', detail)
         listeners = client.get(PREFIX + "/objects/listener", params={"name": "KIND.*"}).text
         assert "MANUAL" in listeners and "STOPPED" in listeners
 

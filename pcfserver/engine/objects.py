@@ -29,7 +29,7 @@ from pcfserver.engine import authrecs, responses
 from pcfserver.engine.context import EngineView
 from pcfserver.engine.filters import OBJECT_NAME, generic_match, holds
 from pcfserver.engine.kinds import HOOKS, RULES, check_table_rules
-from pcfserver.engine.kinds.hooks import Hooks
+from pcfserver.engine.kinds.hooks import Hooks, Values
 from pcfserver.engine.registry import NamedObject, Objects
 from pcfserver.engine.responses import Reject
 from pcfserver.engine.spec import Attribute, ObjectSpec, byte_value, spec
@@ -472,13 +472,39 @@ def _name_length(kind: Kind) -> int:
     return 0 if length > _VARIABLE_LENGTH else length
 
 
+def _reported(
+    engine: EngineView, kind: Kind, record: NamedObject, values: Values, wanted: Callable[[int], bool] | None = None
+) -> list[tuple[Attribute, ObjValue]]:
+    """The attributes Inquire reports for ``record`` (``wanted``: those it asks for), in the table's order, as it reports
+    them: the kind's derived values (a topic's TYPE), the stored ones, and the defaults of those not stored."""
+    report = _hooks(kind).report
+    subtype = _subtype_of(kind, record)
+    shown = {} if report is None else report(engine, values, record)
+    out: list[tuple[Attribute, ObjValue]] = []
+    for attr in table(kind).reported_for(subtype):
+        if wanted is None or wanted(attr.pid):
+            if attr.pid in shown:
+                value = shown[attr.pid]
+                if value is None:  # not reported for this object
+                    continue
+            else:
+                value = _actual(kind, record, attr.pid)
+            out.append((attr, default_of(attr, subtype) if value is None else value))
+    return out
+
+
+def reported(engine: EngineView, kind: Kind, record: NamedObject) -> dict[int, ObjValue]:
+    """Every attribute DISPLAY shows for ``record``, by parameter, as it shows them (what the web console lists)."""
+    return {attr.pid: value for attr, value in _reported(engine, kind, record, {})}
+
+
 def inquire(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list[Message]:
     selectors = p.values.get(kind.selectors, (_ALL,))
     assert isinstance(selectors, tuple)
     everything = _ALL in selectors
     chosen = frozenset(selectors)
     width = _name_length(kind)
-    report, always = _hooks(kind).report, _hooks(kind).always
+    always = _hooks(kind).always
     out: list[Message] = []
     for record in _matching(engine, kind, p):
         if not _passes(kind, record, p.filter):
@@ -487,16 +513,8 @@ def inquire(engine: EngineView, kind: Kind, command: Message, p: Parsed) -> list
         subtype = _subtype_of(kind, record)
         if kind.subtype:
             params.append(Integer(kind.subtype, subtype))
-        shown = {} if report is None else report(engine, p.values, record)
-        for attr in table(kind).reported_for(subtype):
-            if everything or attr.pid in chosen or attr.pid in always:
-                if attr.pid in shown:
-                    value = shown[attr.pid]
-                    if value is None:  # not reported for this object
-                        continue
-                else:
-                    value = _actual(kind, record, attr.pid)
-                params.append(_parameter(engine, attr, default_of(attr, subtype) if value is None else value))
+        wanted = None if everything else lambda pid: pid in chosen or pid in always
+        params.extend(_parameter(engine, attr, value) for attr, value in _reported(engine, kind, record, p.values, wanted))
         answer = responses.ok_response(command, tuple(params))
         if answer.version < 2 and any(type(item) is ByteString for item in params):
             answer = replace(answer, version=2)  # a byte string (a SubId) needs MQCFH version 2 (IBM's MQCFBS page)

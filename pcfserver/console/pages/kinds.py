@@ -21,6 +21,7 @@ from pcfserver.dialects import mqsc
 from pcfserver.dialects.keywords import attribute, from_pcf_value, word_for, words_of
 from pcfserver.dialects.tables import object_attributes
 from pcfserver.engine.authority import operation_allowed
+from pcfserver.engine.objects import reported
 from pcfserver.engine.registry import NamedObject
 from pcfserver.rest.http import Response
 
@@ -228,7 +229,7 @@ def rows_of(ctx: ConsoleContext, view: KindView, query: ListQuery) -> tuple[list
         if not left_out and not query.matches(name):
             continue
         record = table[name]
-        if wanted is not None and view.type_filter is not None and record.attrs.get(view.type_filter.parameter) != wanted:
+        if wanted is not None and view.type_filter is not None and _value(ctx, view, record, view.type_filter.parameter) != wanted:
             continue
         if not visible(ctx, view, name):
             continue
@@ -245,7 +246,7 @@ def rows_of(ctx: ConsoleContext, view: KindView, query: ListQuery) -> tuple[list
     for record in chosen[start:start + query.size]:
         cells = []
         for column in view.columns:
-            value: object = record.attrs.get(column.parameter)
+            value: object = _value(ctx, view, record, column.parameter)
             if column.keyword == "NAMCOUNT" and value is None:
                 names = record.attrs.get(mq.MQCA_NAMES)
                 value = len(names) if isinstance(names, tuple) else 0
@@ -279,24 +280,32 @@ def kind_list(ctx: ConsoleContext, request: PageRequest) -> Response:
 
 # ---------------------------------------------------------------------------------------------- one object
 
-def attributes(view: KindView, record: NamedObject) -> list[tuple[str, str]]:
-    """(keyword, value) of each attribute the object has, in the order DISPLAY shows them."""
+def attributes(ctx: ConsoleContext, view: KindView, record: NamedObject) -> list[tuple[str, str]]:
+    """(keyword, value) of each attribute DISPLAY shows for the object (derived ones, a topic's TYPE, and defaults
+    included), in the order DISPLAY shows them."""
+    values = reported(ctx.engine, view.kind, record)
     out = []
     seen: set[int] = set()
     for attr in object_attributes(view.key):
         keyword = attr.keyword("mqsc")
-        if not keyword or attr.access == "command" or attr.parameter in seen or attr.parameter not in record.attrs:
+        if not keyword or attr.access == "command" or attr.parameter in seen or attr.parameter not in values:
             continue
         seen.add(attr.parameter)
-        out.append((keyword, secrets.shown(attr.parameter, shown(attr.parameter, record.attrs[attr.parameter]))))
+        out.append((keyword, secrets.shown(attr.parameter, shown(attr.parameter, values[attr.parameter]))))
     return out
+
+
+def _value(ctx: ConsoleContext, view: KindView, record: NamedObject, parameter: int) -> object:
+    """One attribute as DISPLAY shows it: the stored value, else what Inquire reports (a derived value or the default)."""
+    value = record.attrs.get(parameter)
+    return reported(ctx.engine, view.kind, record).get(parameter) if value is None else value
 
 
 def _detail(ctx: ConsoleContext, view: KindView, record: NamedObject, status: int = 200, ran: Ran | None = None) -> Response:
     state = status_of(ctx, view, record)
     return page(
         ctx, "kind_detail.html", status, title=f"{view.singular.capitalize()} {record.name}", view=view, name=record.name,
-        attributes=attributes(view, record), state=state, details=status_details(ctx, view, record),
+        attributes=attributes(ctx, view, record), state=state, details=status_details(ctx, view, record),
         actions=[(verb, _shown_command(view, verb, record.name)) for verb in actions(view, record, state)],
         delete_command=command_text(view, "DELETE", record.name, {}), ran=ran, request_path=f"/objects/{view.key}",
         subtype=shown(view.kind.subtype, record.attrs.get(view.kind.subtype)) if view.kind.subtype else "",
