@@ -280,3 +280,21 @@ def test_status_counts_follow_the_publications() -> None:
             run(qm, "ALTER TOPIC(SPORT) PMSGDLV(ALL) USEDLQ(NO)")
             assert reason(lambda: s.publish("sport/golf", "fails", persistent=True)) == mq.MQRC_PUBLICATION_FAILURE
             assert pubsub.subscription_status("GOLF")[0] == 2  # a failed publication counts for nobody
+
+
+def test_a_put_to_an_alias_of_a_topic_publishes_on_its_topic_string() -> None:
+    # IBM: an alias queue with TARGTYPE(TOPIC) lets a point-to-point application publish by putting to a queue name
+    with open_queue_manager() as qm:
+        run(qm, "DEFINE TOPIC(PRICES) TOPICSTR('prices/fruit')\nDEFINE QLOCAL(FRUIT.Q)\nDEFINE SUB(FRUIT) TOPICSTR('prices/#') DEST(FRUIT.Q)")
+        run(qm, "DEFINE QALIAS(PRICES.PUB) TARGET(PRICES) TARGTYPE(TOPIC) DEFPSIST(YES) DEFPRTY(4)")
+        run(qm, "DEFINE QALIAS(NOWHERE.PUB) TARGET(NO.SUCH.TOPIC) TARGTYPE(TOPIC)")
+        with qm.session() as s:
+            put = s.put("PRICES.PUB", b"banana 0.25")
+            md, body = s.get("FRUIT.Q")
+            assert body == b"banana 0.25" and dict(md.properties)["MQTopicString"] == "prices/fruit"
+            assert (put.persistence, put.priority) == (mq.MQPER_PERSISTENT, 4)  # the alias's defaults, as for a queue alias
+            assert reason(lambda: s.get("PRICES.PUB")) == mq.MQRC_OBJECT_TYPE_ERROR  # nothing is got from a topic
+            assert reason(lambda: s.put("NOWHERE.PUB", b"x")) == mq.MQRC_UNKNOWN_ALIAS_BASE_Q
+            run(qm, "ALTER QALIAS(PRICES.PUB) PUT(DISABLED)")
+            assert reason(lambda: s.put("PRICES.PUB", b"y")) == mq.MQRC_PUT_INHIBITED
+        assert depth(qm, "FRUIT.Q") == 0

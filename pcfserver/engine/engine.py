@@ -182,6 +182,7 @@ class Engine:
         self.messaging = MessageLayer(self)
         self.pubsub = PubSub(self, self.messaging, self.queues)
         self.messaging.session_ended = self.pubsub.end_session
+        self.messaging.publish_alias = self.pubsub.publish_through
         self.objects.listener = self.pubsub.changed
         self.authority = AuthorityRecords()
         self.chlauth = chlauth.ChlauthRecords()

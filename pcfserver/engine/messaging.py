@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from pcfserver import mq
 from pcfserver.codec import Integer, Message, String
@@ -160,6 +160,20 @@ def _unlist(uow: UnitOfWork, listed: list[StoredMessage], message: StoredMessage
     uow.count = count
 
 
+class AliasPut(NamedTuple):
+    """What an MQPUT to an alias of a topic asks of the publication it becomes (MessageLayer.publish_alias)."""
+
+    persistence: int | None
+    priority: int | None
+    expiry: int | None
+    correl_id: bytes | None
+    reply_to_q: str
+    reply_to_qmgr: str
+    format: str
+    syncpoint: bool
+    properties: tuple[tuple[str, str], ...]
+
+
 class Handle:
     """An open queue: the definitions it resolved through, what it was opened for, and whether a get with a wait is
     in progress on it (DISPLAY QSTATUS TYPE(HANDLE) HSTATE: ACTIVE then, else INACTIVE)."""
@@ -276,6 +290,8 @@ class MessageLayer:
         self._plans: dict[str, _PutPlan] = {}
         self._id_head: bytes | None = None  # the MsgId's first 20 bytes: AMQ, the queue manager's name, _start
         self.session_ended: Callable[[SessionState], None] | None = None  # publish/subscribe ends its subscriptions
+        # a put to an alias of a topic object publishes there (publish/subscribe's PubSub.publish_through)
+        self.publish_alias: Callable[[SessionState, str, bytes, AliasPut], MessageDescriptor] | None = None
         # Messages put and got since the engine opened (the overview's rates, engine/monitor.py): counted as the
         # call is applied, not undone by a later failure of its commit (rare; a rate, not an account).
         self.put_count = 0
@@ -350,7 +366,7 @@ class MessageLayer:
             return (record,)
         if record.qtype == _QT_ALIAS:
             if record.attrs.get(mq.MQIA_BASE_TYPE, mq.MQOT_Q) != mq.MQOT_Q:
-                raise MQIError(mq.MQRC_OBJECT_TYPE_ERROR)  # an alias of a topic: no publish/subscribe here
+                raise MQIError(mq.MQRC_OBJECT_TYPE_ERROR)  # an alias of a topic: a put publishes (put), nothing else takes it
             base_name = record.attrs.get(mq.MQCA_BASE_OBJECT_NAME, "")
             assert isinstance(base_name, str)
             base = engine.queue(base_name) if base_name else None
@@ -520,7 +536,15 @@ class MessageLayer:
         """
         if session is not None:
             session.last_reason = _RC_NONE
-        first, plan = self._target(name)
+        try:
+            first, plan = self._target(name)
+        except MQIError as error:
+            if error.reason != mq.MQRC_OBJECT_TYPE_ERROR or session is None or self.publish_alias is None or context is not None:
+                raise
+            return self._publish_through(session, name, body, AliasPut(
+                persistence, priority, expiry, None if correl_id is None else _pad(correl_id), reply_to_q, reply_to_qmgr,
+                format, syncpoint, properties if type(properties) is tuple else tuple(properties),
+            ))
         base = plan.record
         if session is not None and session.identity is not None:
             self._authorize(session, first.name, mq.MQAUTH_OUTPUT)
@@ -535,6 +559,21 @@ class MessageLayer:
         else:
             md = context
         return self._place(session, base, md, body, now, syncpoint, plan)
+
+    def _publish_through(self, session: SessionState, name: str, body: bytes, put: AliasPut) -> MessageDescriptor:
+        """A put to an alias of a topic (TARGTYPE(TOPIC)): checked as a put to the alias (its authority, PUT(DISABLED),
+        a persistence or priority left to the definition takes the alias's), then published on the topic object."""
+        alias = self._queue(name)
+        assert alias is not None and self.publish_alias is not None
+        if session.identity is not None:
+            self._authorize(session, alias.name, mq.MQAUTH_OUTPUT)
+        if alias.attrs.get(mq.MQIA_INHIBIT_PUT) == mq.MQQA_PUT_INHIBITED:
+            raise MQIError(mq.MQRC_PUT_INHIBITED)
+        if put.persistence is None or put.persistence == _PER_AS_Q_DEF:
+            put = put._replace(persistence=int(alias.attrs.get(mq.MQIA_DEF_PERSISTENCE, 0)))
+        if put.priority is None or put.priority == _PRI_AS_Q_DEF:
+            put = put._replace(priority=int(alias.attrs.get(mq.MQIA_DEF_PRIORITY, 0)))
+        return self.publish_alias(session, str(alias.attrs.get(mq.MQCA_BASE_OBJECT_NAME, "")), body, put)
 
     def _new_descriptor(
         self,

@@ -49,7 +49,7 @@ from pcfserver.engine.kinds.sub import DEST, DEST_CLASS, DEST_CORREL, OBJECT_TYP
 from pcfserver.engine.kinds.topic import tree
 from pcfserver.engine.matching import SCHEME_CHAR, SCHEME_TOPIC, Matcher, Node
 from pcfserver.engine.messages import MessageDescriptor, MQIError, descriptor
-from pcfserver.engine.messaging import FORMAT_RFH2, rfh2_header
+from pcfserver.engine.messaging import FORMAT_RFH2, FORMAT_STRING, AliasPut, rfh2_header
 from pcfserver.engine.registry import NamedObject, Queue
 from pcfserver.engine.selector import Predicate, SelectorError, compile_selector
 from pcfserver.engine.spec import byte_text, byte_value
@@ -366,6 +366,7 @@ class PubSub:
         reply_to_q: str = "",
         reply_to_qmgr: str = "",
         suppress_reply_to: bool = False,
+        format: str = FORMAT_STRING,
     ) -> MessageDescriptor:
         """One publication (MQPUT to a topic); answers the descriptor as the publisher put it.  ``expiry`` (tenths of
         a second, MQMD Expiry) goes onto every copy.  ``correl_id`` (MQMD CorrelId) reaches the copies of the
@@ -394,7 +395,7 @@ class PubSub:
         layer = self._layer
         own = tuple(p for p in properties if p[0] != TOPIC_PROPERTY) if properties else properties
         md = layer.publication_descriptor(
-            session, persistence, priority, own, expiry=expiry, correl_id=correl_id, reply_to_q=reply_to_q, reply_to_qmgr=reply_to_qmgr
+            session, persistence, priority, own, format, expiry=expiry, correl_id=correl_id, reply_to_q=reply_to_q, reply_to_qmgr=reply_to_qmgr
         )
         copied = replace(md, reply_to_q="", reply_to_qmgr="") if suppress_reply_to and md.reply_to_q else md
         if self._deadlines:
@@ -411,6 +412,18 @@ class PubSub:
         if warn_if_no_subs and not reached:
             session.last_reason = mq.MQRC_NO_SUBS_MATCHED
         return md
+
+    def publish_through(self, session: SessionState, topic_object: str, body: bytes, put: AliasPut) -> MessageDescriptor:
+        """A put to an alias queue whose target is a topic object (TARGTYPE(TOPIC)): a publication on that object's
+        topic string, as IBM MQ makes it.  The message layer calls this (``MessageLayer.publish_alias``)."""
+        record = self._engine.objects.get(mq.MQOT_TOPIC, topic_object)
+        if record is None:
+            raise MQIError(mq.MQRC_UNKNOWN_ALIAS_BASE_Q)
+        topic = str(record.attrs.get(mq.MQCA_TOPIC_STRING, ""))
+        return self.publish(
+            session, topic, body, False, put.persistence, put.priority, put.expiry, put.properties, put.syncpoint, False, put.correl_id,
+            put.reply_to_q, put.reply_to_qmgr, format=put.format,
+        )
 
     def _count(self, topic: str, reached: list[str], publisher: int) -> None:
         """The status counts of a publication that went out (Inquire Topic/Subscription Status: NUMPUBS, NUMMSGS and

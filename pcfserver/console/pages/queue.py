@@ -314,11 +314,12 @@ def put_time_now(ctx: ConsoleContext) -> str:
 
 
 def _max_length(ctx: ConsoleContext, queue: Queue) -> int:
+    """MAXMSGL of the local queue the name leads to; for a remote queue or an alias of a topic, the queue manager's."""
     try:
-        base = ctx.engine.messaging.resolve(queue.name)[-1]
+        attrs = ctx.engine.messaging.resolve(queue.name)[-1].attrs
     except MQIError:
-        return 0
-    value = base.attrs.get(mq.MQIA_MAX_MSG_LENGTH)
+        attrs = ctx.engine.qmgr_attrs()
+    value = attrs.get(mq.MQIA_MAX_MSG_LENGTH)
     return value if isinstance(value, int) else 0
 
 
