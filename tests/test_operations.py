@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pcfserver import MQIError, mq, open_queue_manager
-from pcfserver.codec import ByteString, IntegerList, Message, String
+from pcfserver.codec import ByteString, Integer, IntegerList, Message, String
 from pcfserver.dialects import mqsc, parse_command, render_command, run_script
 from pcfserver.engine import open_engine
 from pcfserver.server.core import ServerConfig
@@ -134,6 +134,32 @@ DISPLAY SERVICE(SYSTEM.AMQP.SERVICE) SERVTYPE STARTCMD DESCR
         "No commands have a syntax error.",
         "All valid MQSC commands were processed.",
     ]
+
+
+def test_reset_qmgr_as_a_queue_manager_with_circular_logging_answers_it() -> None:
+    # mq-metric-samples' amqsevt/evtTest.sh resets statistics; backup scripts advance the log (linear logging only)
+    script = """\
+RESET QMGR TYPE(STATISTICS)
+RESET QMGR TYPE(REDUCELOG) REDUCE(ONE)
+RESET QMGR TYPE(ADVANCELOG)
+RESET QMGR TYPE(ARCHLOG) ARCHIVED('S0000001.LOG')
+RESET QMGR TYPE(PUBSUB) CHILD(QM2)
+RESET QMGR TYPE(PUBSUB) CHILD(QM2) PARENT(QM3)
+RESET QMGR TYPE(NONSENSE)
+"""
+    lines = transcript(script)
+    assert lines[:4] == ["     1 : RESET QMGR TYPE(STATISTICS)", "Reset Queue Manager request accepted.",
+                         "     2 : RESET QMGR TYPE(REDUCELOG) REDUCE(ONE)", "Reset Queue Manager request accepted."]
+    assert lines[5] == lines[7] == "AMQ8101S: IBM MQ error (C67) has occurred. Reason 3175 MQRCCF_LOG_TYPE_ERROR."
+    assert lines[9] == "Reset Queue Manager request accepted."
+    assert "3203 MQRCCF_PARM_CONFLICT" in lines[11] and lines[13].startswith("AMQ8405I: Syntax error")
+    assert lines[-3:] == ["7 MQSC commands read.", "One command has a syntax error.", "3 valid MQSC commands could not be processed."]
+    # the same over PCF: Action is required and its value checked
+    engine = open_engine(None)
+    missing = engine.execute(Message(mq.MQCMD_RESET_Q_MGR, ()))[0]
+    bad = engine.execute(Message(mq.MQCMD_RESET_Q_MGR, (Integer(mq.MQIACF_ACTION, 99),)))[0]
+    [done] = engine.execute(Message(mq.MQCMD_RESET_Q_MGR, (Integer(mq.MQIACF_ACTION, mq.MQACT_COLLECT_STATISTICS),)))
+    assert (missing.reason, bad.reason, done.reason) == (mq.MQRCCF_PARM_COUNT_TOO_SMALL, mq.MQRCCF_ACTION_VALUE_ERROR, 0)
 
 
 def test_listener_service_security_cluster_and_pubsub_commands_as_runmqsc_answers_them() -> None:

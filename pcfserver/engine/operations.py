@@ -178,6 +178,7 @@ class Operations:
             mq.MQCMD_REFRESH_SECURITY: self.refresh_security,
             mq.MQCMD_REFRESH_CLUSTER: self._accepted,
             mq.MQCMD_RESET_CLUSTER: self._accepted,
+            mq.MQCMD_RESET_Q_MGR: self.reset_q_mgr,
             mq.MQCMD_SUSPEND_Q_MGR_CLUSTER: self.suspend_resume,
             mq.MQCMD_RESUME_Q_MGR_CLUSTER: self.suspend_resume,
             mq.MQCMD_INQUIRE_CLUSTER_Q_MGR: self.inquire_cluster_q_mgr,
@@ -644,6 +645,22 @@ class Operations:
     def refresh_security(self, command: Message, p: Parsed) -> list[Message]:
         if self._values(p).get(mq.MQIACF_SECURITY_TYPE) == mq.MQSECTYPE_CLASSES:  # z/OS only
             raise Reject(mq.MQRCCF_PARM_VALUE_ERROR, mq.MQIACF_SECURITY_TYPE)
+        return responses.success(command)
+
+    def reset_q_mgr(self, command: Message, p: Parsed) -> list[Message]:
+        """RESET QMGR (formats/commands.tsv MQCMD_RESET_Q_MGR): this queue manager keeps no MQ log, collects no
+        statistics messages and has no hierarchy, so what it accepts changes nothing; what needs linear logging or
+        archive log management is refused as a circular-logging queue manager refuses it."""
+        values = self._values(p)
+        action = values.get(mq.MQIACF_ACTION)
+        if action in (mq.MQACT_ADVANCE_LOG, mq.MQACT_ARCHIVE_LOG):
+            raise Reject(mq.MQRCCF_LOG_TYPE_ERROR, mq.MQIACF_ACTION)
+        if action == mq.MQACT_PUBSUB:
+            child, parent = values.get(mq.MQCA_CHILD), values.get(mq.MQCA_PARENT)
+            if not child and not parent:
+                raise Reject(mq.MQRCCF_PARM_MISSING, mq.MQCA_PARENT)
+            if child and parent:
+                raise Reject(mq.MQRCCF_PARM_CONFLICT, mq.MQCA_CHILD)
         return responses.success(command)
 
     def suspend_resume(self, command: Message, p: Parsed) -> list[Message]:
