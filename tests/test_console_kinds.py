@@ -235,6 +235,18 @@ def _pre_command(page: str) -> str:
     return html.unescape(found[1]) if found else ""
 
 
+def test_pages_say_when_start_cannot_make_a_status(served: Console) -> None:
+    mqsc(served, "DEFINE SERVICE(KIND.SVC) SERVTYPE(SERVER) STARTCMD('/bin/sleep') STARTARG('5')", AUTH)
+    mqsc(served, "DEFINE CHANNEL(KIND.SVRCONN) CHLTYPE(SVRCONN)", AUTH)
+    with served.client("admin", "adminpw") as client:
+        started = _post(client, "/objects/service/KIND.SVC", {"action": "START"})
+        assert "AMQ8733I" in started.text and 'id="status-note"' in started.text and "--run-services" in started.text
+        channel = client.get(PREFIX + "/objects/channel/KIND.SVRCONN").text
+        assert "Start only enables a channel of this type" in channel
+        sender = client.get(PREFIX + "/objects/channel/SYSTEM.DEF.SENDER").text
+        assert 'id="status-note"' not in sender
+
+
 def test_a_post_without_the_csrf_token_changes_nothing(served: Console) -> None:
     mqsc(served, "DEFINE PROCESS(KIND.KEEP)", AUTH)
     with served.client("admin", "adminpw") as client:

@@ -90,6 +90,8 @@ class Parsed(Protocol):
 class Network(Protocol):
     """What the server shell does for the engine (pcfserver.server.listeners.ShellNetwork)."""
 
+    run_services: bool  # START SERVICE runs programs (serve --run-services)
+
     def open_listener(self, name: str, host: str, port: int, backlog: int) -> str | None:
         """Listens on host:port now; None when it does, else why it cannot (the port is in use ...)."""
         ...
@@ -586,6 +588,10 @@ class Operations:
             self.services[name] = RunStatus(name, date, clock, outcome, self._service_values(record, date, clock, outcome))
         # IBM answers a start it could not carry out as accepted: the failure goes to the error log (formats/operations.md).
         return responses.success(command)
+
+    def services_run(self) -> bool:
+        """Whether START SERVICE runs the service's program here (a server started with --run-services)."""
+        return self.network is not None and self.network.run_services
 
     def _fill(self, text: str) -> str:
         """A service command's inserts (q085740_): +QMNAME+ is the queue manager's name, +MQ_SERVER_PID+ this server's."""

@@ -163,6 +163,20 @@ def status_details(ctx: ConsoleContext, view: KindView, record: NamedObject) -> 
     return out
 
 
+_ENABLED_ONLY = frozenset((mq.MQCHT_RECEIVER, mq.MQCHT_SVRCONN, mq.MQCHT_CLUSRCVR))  # IBM START CHANNEL q088420_
+
+
+def status_note(ctx: ConsoleContext, view: KindView, record: NamedObject) -> str:
+    """What the status and the Start button mean for this object, where an administrator could be misled."""
+    if view.key == "service" and not ctx.engine.operations.services_run():
+        return ("This server does not run service programs (start it with --run-services to let it): Start is accepted, as IBM MQ "
+                "accepts a start it cannot carry out, and the status stays STOPPED.")
+    if view.key == "channel" and record.attrs.get(mq.MQIACH_CHANNEL_TYPE) in _ENABLED_ONLY:
+        return ("Start only enables a channel of this type: it runs, and shows a status, while its partner or a client is "
+                "connected (IBM MQ: \"the only action is to enable the channel, not start it\").")
+    return ""
+
+
 def actions(view: KindView, record: NamedObject, status: str) -> tuple[str, ...]:
     """The operational commands that apply to an object now (START ... RESOLVE), as MQSC verbs."""
     if view.key in ("listener", "service"):
@@ -305,7 +319,7 @@ def _detail(ctx: ConsoleContext, view: KindView, record: NamedObject, status: in
     state = status_of(ctx, view, record)
     return page(
         ctx, "kind_detail.html", status, title=f"{view.singular.capitalize()} {record.name}", view=view, name=record.name,
-        attributes=attributes(ctx, view, record), state=state, details=status_details(ctx, view, record),
+        attributes=attributes(ctx, view, record), state=state, details=status_details(ctx, view, record), note=status_note(ctx, view, record),
         actions=[(verb, _shown_command(view, verb, record.name)) for verb in actions(view, record, state)],
         delete_command=command_text(view, "DELETE", record.name, {}), ran=ran, request_path=f"/objects/{view.key}",
         subtype=shown(view.kind.subtype, record.attrs.get(view.kind.subtype)) if view.kind.subtype else "",
