@@ -155,7 +155,9 @@ def test_create_alter_and_delete_through_the_forms(served: Console) -> None:
         again = _post(client, "/objects/channel/+new", {"type": "SVRCONN", "name": "KIND.MADE", "step": "run"})
         assert again.status_code == 422 and "The command failed" in again.text
         # what formats/kind-rules.tsv requires is marked on the form and checked before anything runs
-        assert '<span class="kw">TOPICSTR</span> <span class="required">(required)</span>' in client.get(PREFIX + "/objects/topic/+new").text
+        topic_form = client.get(PREFIX + "/objects/topic/+new").text
+        assert '<span class="kw">TOPICSTR</span> <span class="required">(required)</span>' in topic_form and topic_form.count("(required)") == 1
+        assert "(required)" not in client.get(PREFIX + "/objects/listener/+new").text
         topic = _post(client, "/objects/topic/+new", {"name": "KIND.NO.STRING", "step": "preview"})
         assert topic.status_code == 422 and 'href="#f-topicstr">TOPICSTR</a>: TOPICSTR is required for a topic.' in topic.text
         assert "DEFINE TOPIC" not in topic.text
@@ -235,13 +237,28 @@ def _pre_command(page: str) -> str:
     return html.unescape(found[1]) if found else ""
 
 
+def test_alter_forms_show_what_alter_cannot_change_without_sending_it(served: Console) -> None:
+    mqsc(served, "DEFINE TOPIC(KIND.FIXED) TOPICSTR('kind/fixed')", AUTH)
+    mqsc(served, "DEFINE QLOCAL(KIND.FIXED.Q)", AUTH)
+    mqsc(served, "DEFINE SUB(KIND.FIXED.SUB) TOPICSTR('kind/fixed') DEST(KIND.FIXED.Q) SELECTOR('size > 2')", AUTH)
+    with served.client("admin", "adminpw") as client:
+        topic = client.get(PREFIX + "/objects/topic/KIND.FIXED", params={"edit": "1"}).text
+        assert re.search(r'<input id="f-topicstr" value="kind/fixed" readonly', topic) and 'name="attr.TOPICSTR"' not in topic
+        sub = client.get(PREFIX + "/objects/sub/KIND.FIXED.SUB", params={"edit": "1"}).text
+        assert re.search(r'<input id="f-selector" value="size &gt; 2" readonly', sub) and 'name="attr.SELECTOR"' not in sub
+        assert 'name="attr.DEST"' in sub  # what ALTER SUB takes stays editable
+        forged = _post(client, "/objects/topic/KIND.FIXED", {"action": "ALTER", "attr.TOPICSTR": "kind/other", "attr.DESCR": "d", "step": "run"})
+        assert forged.status_code == 200 and "TOPICSTR" not in _pre_command(forged.text)  # a fixed field is never sent
+    assert any("TOPICSTR(kind/fixed)" in line for line in mqsc(served, "DISPLAY TOPIC(KIND.FIXED) TOPICSTR", AUTH))
+
+
 def test_pages_say_when_start_cannot_make_a_status(served: Console) -> None:
     mqsc(served, "DEFINE SERVICE(KIND.SVC) SERVTYPE(SERVER) STARTCMD('/bin/sleep') STARTARG('5')", AUTH)
-    mqsc(served, "DEFINE CHANNEL(KIND.SVRCONN) CHLTYPE(SVRCONN)", AUTH)
+    mqsc(served, "DEFINE CHANNEL(KIND.ENABLED) CHLTYPE(SVRCONN)", AUTH)
     with served.client("admin", "adminpw") as client:
         started = _post(client, "/objects/service/KIND.SVC", {"action": "START"})
         assert "AMQ8733I" in started.text and 'id="status-note"' in started.text and "--run-services" in started.text
-        channel = client.get(PREFIX + "/objects/channel/KIND.SVRCONN").text
+        channel = client.get(PREFIX + "/objects/channel/KIND.ENABLED").text
         assert "Start only enables a channel of this type" in channel
         sender = client.get(PREFIX + "/objects/channel/SYSTEM.DEF.SENDER").text
         assert 'id="status-note"' not in sender

@@ -63,6 +63,7 @@ class Field:
     hints: str  # what the tables say about its form: keyword, PCF name, range or length
     current: str | None = None  # the object's value when altering, as MQSC writes it
     required: str | None = None  # a value is needed (formats/kind-rules.tsv, required): the name prefix it spares ("" none)
+    fixed: bool = False  # set when the object is defined, then shown only: ALTER does not take it (dialect-commands.tsv -KEYWORD)
 
     @property
     def form_name(self) -> str:
@@ -218,7 +219,7 @@ def queue_form(noun: str, current: Mapping[int, object] | None = None, qmgr: str
         if row["access"] != "set" or attr.zos or not attr.keyword(DIALECT) or qtype not in attr.applies:
             continue
         fields.append(_field(attr, row, attr.defaults.get(qtype), qmgr, current))
-    return Form("queue", noun, "", "", _order(fields), current is not None)
+    return Form("queue", noun, "", "", _order(_fixed(noun, fields, current)), current is not None)
 
 
 def subtypes(kind_key: str) -> tuple[str, ...]:
@@ -266,7 +267,16 @@ def kind_form(kind_key: str, subtype: str = "", current: Mapping[int, object] | 
     needed = _required(kind_key, value)
     if needed:
         fields = [replace(f, required=needed[f.parameter]) if f.parameter in needed else f for f in fields]
-    return Form(kind_key, kind.noun, subtype_keyword(kind_key) if kind.subtype else "", word, _order(fields), current is not None)
+    return Form(kind_key, kind.noun, subtype_keyword(kind_key) if kind.subtype else "", word, _order(_fixed(kind.noun, fields, current)), current is not None)
+
+
+def _fixed(noun: str, fields: list[Field], current: Mapping[int, object] | None) -> list[Field]:
+    """When altering, the fields ALTER <noun> does not take (a topic's TOPICSTR, a subscription's SELECTOR) are marked
+    fixed: shown, never sent."""
+    if current is None or f"ALTER {noun}" not in mqsc.command_names():
+        return fields
+    takes = mqsc.options_of(f"ALTER {noun}").attributes
+    return [f if f.keyword in takes else replace(f, fixed=True) for f in fields]
 
 
 def _required(kind_key: str, subtype: int) -> dict[int, str]:
@@ -359,7 +369,7 @@ def _build(verb: str, form: Form, name: str, submitted: Mapping[str, Sequence[st
     changed: list[str] = []
     for f in form.fields:
         values = submitted.get(f.form_name)
-        if not values:
+        if not values or f.fixed:
             continue
         given = values[0]
         base = (f.current or "") if against_current else f.default

@@ -226,6 +226,11 @@ def _displayable(attr: Attr, qtype: int | None, table: str) -> bool:
     return table != "queue" or qtype is None or qtype == mq.MQQT_CLUSTER or qtype in attr.applies
 
 
+def command_names() -> frozenset[str]:
+    """Every MQSC command of dialect-commands.tsv, as VERB NOUN (after synonyms): ALTER SUB, DISPLAY QLOCAL, ..."""
+    return frozenset(_vocab().commands)
+
+
 @cache
 def options_of(command: str) -> Options:
     """The parsed options column of one MQSC command of dialect-commands.tsv."""
