@@ -135,3 +135,29 @@ def test_dark_theme_has_no_serious_accessibility_violation(driver: Any, secured:
         assert not violations, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
     finally:
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_an_ended_session_stops_the_charts_visibly_and_a_form_sent_then_comes_back_filled(driver: Any, secured: Console) -> None:
+    from selenium.webdriver.common.by import By
+
+    sign_in(driver, secured, "admin", "adminpw", "/overview")
+    wait_for(driver, lambda d: d.find_element(By.ID, "charts").get_attribute("data-drawn") == "true")
+    driver.delete_all_cookies()  # the session ends (as when its token expires)
+    note = wait_for(driver, lambda d: d.find_element(By.ID, "charts-stopped").is_displayed() and d.find_element(By.ID, "charts-stopped"), timeout=25)
+    assert "Your session has ended" in note.text and note.find_element(By.LINK_TEXT, "Sign in again")
+    # a command typed in the MQSC box and sent after the session ended runs nothing and is there again after sign-in
+    sign_in(driver, secured, "admin", "adminpw", "/mqsc")
+    box = driver.find_element(By.ID, "mqsc-box")
+    box.send_keys("DEFINE QLOCAL(BROWSER.AFTER.EXPIRY)")
+    driver.delete_all_cookies()
+    box.submit()
+    wait_for(driver, lambda d: "/login" in d.current_url)
+    assert "what you sent was not run" in driver.find_element(By.ID, "login-expired").text
+    driver.find_element(By.ID, "username").send_keys("admin")
+    driver.find_element(By.ID, "password").send_keys("adminpw")
+    driver.find_element(By.ID, "login").click()
+    wait_for(driver, lambda d: "/mqsc" in d.current_url)
+    assert driver.find_element(By.ID, "mqsc-box").get_attribute("value") == "DEFINE QLOCAL(BROWSER.AFTER.EXPIRY)"
+    from tests.console_support import mqsc
+
+    assert not any("BROWSER.AFTER.EXPIRY" in line for line in mqsc(secured, "DISPLAY QLOCAL(*)", ("admin", "adminpw")))

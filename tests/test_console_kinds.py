@@ -252,6 +252,24 @@ def test_alter_forms_show_what_alter_cannot_change_without_sending_it(served: Co
     assert any("TOPICSTR(kind/fixed)" in line for line in mqsc(served, "DISPLAY TOPIC(KIND.FIXED) TOPICSTR", AUTH))
 
 
+def test_a_form_sent_after_the_session_ended_runs_nothing_and_comes_back_filled(served: Console) -> None:
+    from urllib.parse import parse_qs, urlsplit
+
+    sent = httpx.post(served.http + PREFIX + "/objects/topic/+new", data={
+        "csrf": "stale", "name": "KIND.LATE", "attr.TOPICSTR": "kind/late", "attr.DESCR": "typed before expiry", "step": "run"})
+    assert sent.status_code == 303
+    login = urlsplit(sent.headers["location"])
+    query = parse_qs(login.query)
+    assert login.path == PREFIX + "/login" and query["expired"] == ["1"]
+    with served.client("admin", "adminpw") as client:
+        assert "what you sent was not run" in client.get(sent.headers["location"]).text
+        again = client.get(served.http + query["next"][0]).text
+        assert 'value="typed before expiry"' in again and 'value="kind/late"' in again and 'value="KIND.LATE"' in again
+        assert client.get(PREFIX + "/objects/topic/KIND.LATE").status_code == 404  # nothing ran
+    secret = httpx.post(served.http + PREFIX + "/objects/authinfo/+new", data={"type": "IDPWLDAP", "attr.LDAPPWD": "hunter2", "step": "run"})
+    assert "hunter2" not in secret.headers["location"]  # a password is never carried in a URL
+
+
 def test_pages_say_when_start_cannot_make_a_status(served: Console) -> None:
     mqsc(served, "DEFINE SERVICE(KIND.SVC) SERVTYPE(SERVER) STARTCMD('/bin/sleep') STARTARG('5')", AUTH)
     mqsc(served, "DEFINE CHANNEL(KIND.ENABLED) CHLTYPE(SVRCONN)", AUTH)

@@ -23,9 +23,10 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from urllib.parse import parse_qs, quote, unquote
+from urllib.parse import parse_qs, quote, unquote, urlencode
 
-from pcfserver.console import web
+from pcfserver.console import forms, web
+from pcfserver.console import secrets as console_secrets
 from pcfserver.console.web import PREFIX, PageRequest, Route, Viewer
 from pcfserver.engine.authority import Identity
 from pcfserver.rest.app import RestApp
@@ -81,6 +82,10 @@ class ConsoleApp:
         principal = self.auth.authenticate(request, peer, certificate_user)
         if isinstance(principal, Response):
             if principal.status == 401 and self.auth.required:
+                if request.method == "POST":
+                    # a form sent after the session ended: nothing runs; sign-in leads back to the page filled in again
+                    target = request.path + _prefill(request)
+                    return web.redirect("/login?" + urlencode({"next": target, "expired": "1"}))
                 target = request.path + ("?" + request.query if request.query else "")
                 return web.redirect("/login?" + "next=" + quote(target, safe=""))
             return principal
@@ -139,10 +144,11 @@ class ConsoleApp:
         if not target.startswith(PREFIX + "/") or target.startswith(PREFIX + "/login"):
             target = PREFIX + "/overview"
         guest = Viewer("", frozenset(), False, False, "", authenticated=False)
+        expired = "Your session had ended, so what you sent was not run. Sign in again: the page opens again with what you typed." if query.get("expired") else ""
         if not self.auth.required:
-            return web.page(guest, "login.html", next=target, failed="", open_access=True, username="")
+            return web.page(guest, "login.html", next=target, failed="", open_access=True, username="", expired="")
         if request.method == "GET":
-            return web.page(guest, "login.html", next=target, failed="", open_access=False, username="")
+            return web.page(guest, "login.html", next=target, failed="", open_access=False, username="", expired=expired)
         if request.method != "POST":
             return web.html("", 405, (("Allow", "GET, POST"),))
         form, _ = web.parse_form(request.body, request.header("content-type"))
@@ -155,7 +161,7 @@ class ConsoleApp:
             text = "Too many failed sign-ins from this address; try again later." if user.status == 429 or b"throttl" in user.body.lower() else (
                 "The user name or password is not correct."
             )
-            return web.page(guest, "login.html", 401, next=target, failed=text, open_access=False, username=name)
+            return web.page(guest, "login.html", 401, next=target, failed=text, open_access=False, username=name, expired="")
         token = self.auth.issue(user, peer, secure=request.secure)
         return web.redirect(target, (("Set-Cookie", self.auth.cookie(token, request.secure)),))
 
@@ -230,3 +236,19 @@ def _static(name: str, method: str) -> Response:
         return Response(404, web.SECURITY_HEADERS)
     body, kind = found
     return Response(200, (("Content-Type", kind), ("Cache-Control", "max-age=3600"), *web.SECURITY_HEADERS), body)  # (HEAD: the shell sends no body)
+
+
+_NOT_KEPT = frozenset(("csrf", "once", "action", "step"))
+_PREFILL_LIMIT = 4000  # characters of what was typed carried through the sign-in (a URL, so bounded)
+
+
+def _prefill(request: Request) -> str:
+    """The query that fills a form again with what a POST carried (its token fields, files and passwords left out: a
+    URL ends up in logs and history), or "" when there is nothing or too much."""
+    form, _ = web.parse_form(request.body, request.header("content-type"))
+    secret = {forms.FIELD_PREFIX + keyword for keyword in console_secrets.keywords()}
+    kept = [(key, values[0]) for key, values in form.items() if values and key not in _NOT_KEPT and key not in secret]
+    if form.get("action") == ["ALTER"]:
+        kept.append(("edit", "1"))  # an object's alter form
+    query = urlencode(kept)
+    return "?" + query if kept and len(query) <= _PREFILL_LIMIT else ""

@@ -19,9 +19,15 @@ def parameters() -> frozenset[int]:
 
 
 @cache
-def _pattern() -> re.Pattern[str]:
+def keywords() -> tuple[str, ...]:
+    """The MQSC keywords of the secret attributes (LDAPPWD, PASSWORD, KEYRPWD)."""
     secret = parameters()
-    words = sorted({attr.keyword("mqsc") for table in _TABLES for attr in attributes_of(table) if attr.parameter in secret} - {""})
+    return tuple(sorted({attr.keyword("mqsc") for table in _TABLES for attr in attributes_of(table) if attr.parameter in secret} - {""}))
+
+
+@cache
+def _pattern() -> re.Pattern[str]:
+    words = keywords()
     # KEYWORD(value) or KEYWORD('quoted value'), as commands are typed and as runmqsc shows them
     return re.compile(r"\b(" + "|".join(map(re.escape, words)) + r")\(\s*('(?:[^']|'')*'|[^)]*?)\s*\)", re.IGNORECASE)
 

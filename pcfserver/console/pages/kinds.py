@@ -417,7 +417,8 @@ def create_form(ctx: ConsoleContext, request: PageRequest, view: KindView) -> Re
         form = forms.kind_form(view.key, request.arg("type"), qmgr=ctx.engine.qmgr_name)
     except ValueError:
         form = forms.kind_form(view.key, qmgr=ctx.engine.qmgr_name)
-    return _form_page(ctx, view, form, name=request.arg("name"), creating=True)
+    # fields given in the query (a form sent after the session ended, carried through the sign-in) fill it again
+    return _form_page(ctx, view, form.with_values(request.query), name=request.arg("name"), creating=True)
 
 
 def create(ctx: ConsoleContext, request: PageRequest, view: KindView) -> Response:
@@ -450,7 +451,7 @@ def _alter_base(ctx: ConsoleContext, view: KindView, record: NamedObject) -> for
 
 
 def alter_form(ctx: ConsoleContext, request: PageRequest, view: KindView, record: NamedObject) -> Response:
-    return _form_page(ctx, view, _alter_base(ctx, view, record), name=record.name, creating=False)
+    return _form_page(ctx, view, _alter_base(ctx, view, record).with_values(request.query), name=record.name, creating=False)
 
 
 def alter(ctx: ConsoleContext, request: PageRequest, view: KindView, record: NamedObject) -> Response:

@@ -126,9 +126,9 @@ def new_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
         return refused
     noun = request.arg("type", "QLOCAL").upper()
     noun = noun if noun in forms.QUEUE_NOUNS else "QLOCAL"
-    form = forms.queue_form(noun, qmgr=ctx.engine.qmgr_name)
+    form = forms.queue_form(noun, qmgr=ctx.engine.qmgr_name).with_values(request.query)  # (a form carried through a sign-in)
     return page(ctx, "queue_new.html", title="Create a queue", request_path="/queues", noun=noun, nouns=CREATE_ORDER, form=form,
-                name="", errors={}, command="", ran=None)
+                name=request.arg("name"), errors={}, command="", ran=None)
 
 
 @route("POST", "/queues/" + NEW)

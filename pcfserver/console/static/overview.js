@@ -72,24 +72,57 @@ function summarise(data) {
   setText("total-gets", String(data.gets));
 }
 
+let timer = 0;
+
+// The charts stopped: say so where they are, so that a wall display never shows stale figures as current.
+function stopped(text, signIn) {
+  const note = document.getElementById("charts-stopped");
+  if (!note) {
+    return;
+  }
+  note.textContent = text + " ";
+  if (signIn) {
+    const link = document.createElement("a");
+    link.href = root.dataset.login;
+    link.textContent = "Sign in again";
+    note.append(link);
+    clearInterval(timer);
+  }
+  note.hidden = false;
+  root.dataset.stopped = signIn ? "session" : "server";
+}
+
 async function refresh() {
+  let answer;
   try {
-    const answer = await fetch(root.dataset.series, { credentials: "same-origin", headers: { Accept: "application/json" } });
-    if (!answer.ok) {
-      return;
-    }
-    const data = await answer.json();
-    draw(data);
-    summarise(data);
-    root.dataset.drawn = "true";
+    answer = await fetch(root.dataset.series, { credentials: "same-origin", headers: { Accept: "application/json" } });
   } catch (error) {
-    // the server is away for a moment: the next refresh tries again
+    stopped("The server does not answer: the charts show what it last sent, and try again every few seconds.", false);
+    return;
+  }
+  const json = (answer.headers.get("Content-Type") || "").startsWith("application/json");
+  if (answer.status === 401 || answer.status === 403 || (answer.ok && !json) || answer.redirected) {
+    stopped("Your session has ended: the charts stopped at the time shown below.", true);
+    return;
+  }
+  if (!answer.ok) {
+    stopped(`The server answered ${answer.status}: the charts show what it last sent.`, false);
+    return;
+  }
+  const data = await answer.json();
+  draw(data);
+  summarise(data);
+  root.dataset.drawn = "true";
+  const note = document.getElementById("charts-stopped");
+  if (note && root.dataset.stopped === "server") {
+    note.hidden = true;
+    delete root.dataset.stopped;
   }
 }
 
 function start() {
   refresh();
-  setInterval(refresh, REFRESH_MS);
+  timer = setInterval(refresh, REFRESH_MS);
   window.addEventListener("resize", () => {
     for (const chart of Object.values(charts)) {
       chart.setSize({ width: width(chart.root.parentElement), height: 220 });
