@@ -16,6 +16,7 @@ from pcfserver import mq, open_queue_manager
 from pcfserver.codec import ByteString, Integer, IntegerList, Message, String
 from pcfserver.dialects import mqsc, run_script
 from pcfserver.engine import Engine, open_engine
+from pcfserver.engine.messaging import process_user
 from pcfserver.qmgr import QueueManager
 from tests.dialect_support import CLOCK
 
@@ -33,7 +34,9 @@ def setup(engine: Engine, extra: str = "") -> None:
 
 
 def masked(text: str) -> str:
-    """A transcript without what changes from run to run: dates, times and SubIds."""
+    """A transcript without what changes from run to run: dates, times, SubIds and the OS user (the SUBUSER of a
+    subscription defined by the server's own authority)."""
+    text = text.replace(f"SUBUSER({process_user()[:12]})", "SUBUSER(<os user>)")
     text = re.sub(r"\d{4}-\d{2}-\d{2}", "YYYY-MM-DD", text)
     text = re.sub(r"\d{2}\.\d{2}\.\d{2}", "HH.MM.SS", text)
     return re.sub(r"SUBID\([0-9A-F]{48}\)", "SUBID(<subid>)", text)
@@ -199,7 +202,7 @@ AMQ8099I: IBM MQ subscription status inquired.
    ACTCONN(000000000000000000000000000000000000000000000000)
    RESMDATE(YYYY-MM-DD)                    RESMTIME(HH.MM.SS)
    LMSGDATE(YYYY-MM-DD)                    LMSGTIME(HH.MM.SS)
-   NUMMSGS(2)                              SUBUSER( )
+   NUMMSGS(2)                              SUBUSER(<os user>)
    TOPICSTR(sport/golf)
      8 : DISPLAY SBSTATUS(*) SUBTYPE(ADMIN) NUMMSGS
 AMQ8099I: IBM MQ subscription status inquired.

@@ -38,7 +38,7 @@ from pcfserver.engine.filters import GENERIC_NAME as _GENERIC_NAME
 from pcfserver.engine.filters import OBJECT_NAME as _OBJECT_NAME
 from pcfserver.engine.kinds import topic
 from pcfserver.engine.messages import MQIError
-from pcfserver.engine.messaging import MessageLayer, SessionState
+from pcfserver.engine.messaging import MessageLayer, SessionState, process_user
 from pcfserver.engine.monitor import Sampler
 from pcfserver.engine.pubsub import PubSub
 from pcfserver.engine.queues import Queues, parameter_of
@@ -453,6 +453,11 @@ class Engine:
     def remove_object_records(self, name: str, object_type: int, values: dict[int, object]) -> None:
         """A deleted object's own authority records go with it (authrecs.remove_object_records)."""
         authrecs.remove_object_records(self, name, object_type, values)
+
+    def issuer(self) -> str:
+        """The user the commands being applied run for: the identity's, else the OS user the server runs as (as a
+        connection that names no user, formats/messaging-rules.tsv user identifier)."""
+        return self._identity.user if self._identity is not None else process_user()
 
     def may_display(self, name: str, object_type: int = mq.MQOT_Q) -> bool:
         """Whether the identity the commands run for may see the object (a queue unless said) in a generic inquiry's answer."""
