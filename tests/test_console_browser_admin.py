@@ -131,6 +131,7 @@ ADMIN_PAGES = [
     "/security",
     "/security?why_user=bob&why_objtype=QUEUE&why_name=BR.Q&why_op=PUT",
     "/connections",
+    "/qmgr",
     "/mqsc",
     "/mqsc?command=DISPLAY+QMGR",
 ]

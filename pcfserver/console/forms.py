@@ -222,6 +222,16 @@ def queue_form(noun: str, current: Mapping[int, object] | None = None, qmgr: str
     return Form("queue", noun, "", "", _order(_fixed(noun, fields, current)), current is not None)
 
 
+def qmgr_form(current: Mapping[int, object], qmgr: str = "") -> Form:
+    """The queue manager's settable attributes (formats/qmgr-attributes.tsv) with their current values: ALTER QMGR."""
+    fields = []
+    for attr, row in zip(attributes_of("qmgr"), _rows("qmgr"), strict=True):
+        if row["access"] != "set" or attr.zos or not attr.keyword(DIALECT):
+            continue
+        fields.append(_field(attr, row, attr.defaults.get(0), qmgr, current))
+    return Form("qmgr", "QMGR", "", "", _order(_fixed("QMGR", fields, current)), True)
+
+
 def subtypes(kind_key: str) -> tuple[str, ...]:
     """The words of a kind's subtypes a new object may have (those with a default object), or () without subtypes."""
     kind = kinds.by_key()[kind_key]
@@ -361,7 +371,9 @@ def _part(f: Field, given: str) -> tuple[str, str]:
 def _build(verb: str, form: Form, name: str, submitted: Mapping[str, Sequence[str]], *, against_current: bool) -> Built:
     errors: dict[str, str] = {}
     name = name.strip()
-    if not name:
+    if form.noun == "QMGR":  # ALTER QMGR names nothing
+        pass
+    elif not name:
         errors["name"] = "A name is required."
     elif len(name) > 48 or any(c in name for c in "'\"() ,\n\r\t"):
         errors["name"] = "A name is at most 48 characters, with no blanks, quotes, commas or brackets."
@@ -395,7 +407,7 @@ def _build(verb: str, form: Form, name: str, submitted: Mapping[str, Sequence[st
         return Built("", errors, tuple(changed))
     if verb == "ALTER" and not parts:
         return Built("", {"": "Nothing was changed."}, ())
-    head = f"{verb} {form.noun}({mqsc.quote(name)})"
+    head = f"{verb} {form.noun}" if form.noun == "QMGR" else f"{verb} {form.noun}({mqsc.quote(name)})"
     if form.subtype_keyword:
         head += f" {form.subtype_keyword}({form.subtype_word})"
     return Built(" ".join([head, *parts]), {}, tuple(changed))

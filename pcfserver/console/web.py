@@ -121,6 +121,7 @@ ROUTES: list[Route] = []
 
 NAV: tuple[tuple[str, str], ...] = (
     ("/overview", "Overview"),
+    ("/qmgr", "Queue manager"),
     ("/queues", "Queues"),
     ("/objects/channel", "Channels"),
     ("/objects/listener", "Listeners"),
