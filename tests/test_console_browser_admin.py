@@ -21,6 +21,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
     with console_server(tmp_path_factory.mktemp("browser-admin"), users=users) as console:
         mqsc(console, "DEFINE QLOCAL(BR.Q)", AUTH)
         mqsc(console, f"DEFINE LISTENER(BR.LSTR) TRPTYPE(TCP) IPADDR('127.0.0.1') PORT({free_port()}) CONTROL(MANUAL)", AUTH)
+        mqsc(console, "DEFINE TOPIC(BR.TOPIC) TOPICSTR('br/news')", AUTH)
+        mqsc(console, "DEFINE SUB(BR.SUB) TOPICSTR('br/news') DEST(BR.Q)", AUTH)
         mqsc(console, "SET AUTHREC PROFILE('BR.**') OBJTYPE(QUEUE) PRINCIPAL('bob') AUTHADD(DSP)", AUTH)
         mqsc(console, "SET CHLAUTH('BR.*') TYPE(BLOCKUSER) USERLIST('nobody')", AUTH)
         yield console
@@ -125,6 +127,8 @@ def test_the_why_refused_form_answers(admin: Any, served: Console) -> None:
 ADMIN_PAGES = [
     *(f"/objects/{key}?system=1" for key in kinds.keys()),
     "/objects/listener/BR.LSTR",
+    "/objects/topic/BR.TOPIC",
+    "/objects/sub/BR.SUB",
     "/objects/channel/SYSTEM.DEF.SVRCONN",
     "/objects/channel/+new?type=SDR",
     "/objects/topic/SYSTEM.BASE.TOPIC?edit=1",

@@ -270,6 +270,29 @@ def test_a_form_sent_after_the_session_ended_runs_nothing_and_comes_back_filled(
     assert "hunter2" not in secret.headers["location"]  # a password is never carried in a URL
 
 
+def test_topic_and_subscription_pages_show_their_status_and_a_topic_takes_a_test_publication(served: Console) -> None:
+    mqsc(served, "DEFINE TOPIC(KIND.NEWS) TOPICSTR('kind/news')", AUTH)
+    mqsc(served, "DEFINE QLOCAL(KIND.NEWS.Q)", AUTH)
+    mqsc(served, "DEFINE SUB(KIND.NEWS.SUB) TOPICSTR('kind/news') DEST(KIND.NEWS.Q)", AUTH)
+    with served.client("admin", "adminpw") as client:
+        page = client.get(PREFIX + "/objects/topic/KIND.NEWS").text
+        assert re.search(r"<dt>SUBCOUNT</dt><dd class=\"mono\">1</dd>", page) and 'id="publish"' in page
+        page_csrf = csrf_of(page)
+        done = client.post(PREFIX + "/objects/topic/KIND.NEWS/publish", data={"csrf": page_csrf, "body": "extra! extra!", "persistence": ""})
+        assert done.status_code == 200 and 'id="published"' in done.text
+        assert re.search(r"<dt>PUBCOUNT</dt>", done.text)
+        sub = client.get(PREFIX + "/objects/sub/KIND.NEWS.SUB").text
+        assert re.search(r"<dt>NUMMSGS</dt><dd class=\"mono\">1</dd>", sub)
+        assert 'href="/ibmmq/console/queues/KIND.NEWS.Q"' in sub
+        browsed = client.get(PREFIX + "/queues/KIND.NEWS.Q/messages").text
+        assert "extra! extra!" in browsed
+    with served.client("reader", "readerpw") as reader:
+        page = reader.get(PREFIX + "/objects/topic/KIND.NEWS").text
+        assert 'id="publish"' not in page and "<dt>SUBCOUNT</dt>" in page
+        refused = reader.post(PREFIX + "/objects/topic/KIND.NEWS/publish", data={"csrf": csrf_of(page), "body": "x"})
+        assert refused.status_code == 403
+
+
 def test_pages_say_when_start_cannot_make_a_status(served: Console) -> None:
     mqsc(served, "DEFINE SERVICE(KIND.SVC) SERVTYPE(SERVER) STARTCMD('/bin/sleep') STARTARG('5')", AUTH)
     mqsc(served, "DEFINE CHANNEL(KIND.ENABLED) CHLTYPE(SVRCONN)", AUTH)

@@ -14,13 +14,15 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from pcfserver import kinds, mq
+from pcfserver.codec import Message, String
 from pcfserver.console import forms, secrets
 from pcfserver.console.commands import Ran, field_errors, run_mqsc
 from pcfserver.console.web import NEW_SEGMENT, PAGE_SIZES, ConsoleContext, ListQuery, PageRequest, page, route
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.keywords import attribute, from_pcf_value, word_for, words_of
-from pcfserver.dialects.tables import object_attributes
+from pcfserver.dialects.tables import attributes_of, object_attributes
 from pcfserver.engine.authority import operation_allowed
+from pcfserver.engine.messages import MQIError
 from pcfserver.engine.objects import reported
 from pcfserver.engine.registry import NamedObject
 from pcfserver.rest.http import Response
@@ -161,6 +163,34 @@ def status_details(ctx: ConsoleContext, view: KindView, record: NamedObject) -> 
     if view.key == "listener":
         out += [("IPADDR", str(running.values.get(mq.MQCACH_IP_ADDRESS, ""))), ("PORT", str(running.values.get(mq.MQIACH_PORT, "")))]
     return out
+
+
+_RUNTIME = {  # the status inquiry a topic or subscription page shows (DISPLAY TPSTATUS / SBSTATUS): command, naming parameter, table
+    "topic": (mq.MQCMD_INQUIRE_TOPIC_STATUS, mq.MQCA_TOPIC_STRING, "tpstatus"),
+    "sub": (mq.MQCMD_INQUIRE_SUB_STATUS, mq.MQCACF_SUB_NAME, "sbstatus"),
+}
+_RUNTIME_SHOWN = {  # what those pages show of the answer, in this order
+    "topic": ("PUBCOUNT", "SUBCOUNT", "RETAINED", "LPUBDATE", "LPUBTIME", "LSUBDATE", "LSUBTIME", "ADMIN"),
+    "sub": ("NUMMSGS", "LMSGDATE", "LMSGTIME", "ACTCONN", "DURABLE", "SUBTYPE", "SUBUSER", "RESMDATE", "RESMTIME"),
+}
+
+
+def runtime_status(ctx: ConsoleContext, view: KindView, record: NamedObject) -> list[tuple[str, str]]:
+    """A topic's DISPLAY TPSTATUS or a subscription's DISPLAY SBSTATUS (under the viewer's identity), as (keyword,
+    value): what publishes and subscribes there now, and what a subscription has received."""
+    found = _RUNTIME.get(view.key)
+    if found is None:
+        return []
+    command, naming, table = found
+    name = str(record.attrs.get(mq.MQCA_TOPIC_STRING, "")) if view.key == "topic" else record.name
+    if view.key == "topic" and not name:
+        return []
+    answers = ctx.execute(Message(command, (String(naming, name),)))
+    if not answers or answers[0].reason != mq.MQRC_NONE:
+        return []
+    keywords = {attr.parameter: attr.keyword("mqsc") for attr in attributes_of(table)}
+    values = {keywords.get(p.parameter, ""): shown(p.parameter, getattr(p, "value", "")) for p in answers[0].parameters}
+    return [(keyword, values[keyword]) for keyword in _RUNTIME_SHOWN[view.key] if keyword in values]
 
 
 _ENABLED_ONLY = frozenset((mq.MQCHT_RECEIVER, mq.MQCHT_SVRCONN, mq.MQCHT_CLUSRCVR))  # IBM START CHANNEL q088420_
@@ -315,11 +345,17 @@ def _value(ctx: ConsoleContext, view: KindView, record: NamedObject, parameter: 
     return reported(ctx.engine, view.kind, record).get(parameter) if value is None else value
 
 
-def _detail(ctx: ConsoleContext, view: KindView, record: NamedObject, status: int = 200, ran: Ran | None = None) -> Response:
+def _detail(ctx: ConsoleContext, view: KindView, record: NamedObject, status: int = 200, ran: Ran | None = None, **extra: object) -> Response:
     state = status_of(ctx, view, record)
+    if view.key == "topic":
+        extra.setdefault("topic_string", str(record.attrs.get(mq.MQCA_TOPIC_STRING, "")))
+    extra.setdefault("published", "")
+    extra.setdefault("publish_error", "")
     return page(
         ctx, "kind_detail.html", status, title=f"{view.singular.capitalize()} {record.name}", view=view, name=record.name,
         attributes=attributes(ctx, view, record), state=state, details=status_details(ctx, view, record), note=status_note(ctx, view, record),
+        runtime=runtime_status(ctx, view, record),
+        destination=str(record.attrs.get(mq.MQCACF_DESTINATION, "")).strip() if view.key == "sub" else "", **extra,
         actions=[(verb, _shown_command(view, verb, record.name)) for verb in actions(view, record, state)],
         delete_command=command_text(view, "DELETE", record.name, {}), ran=ran, request_path=f"/objects/{view.key}",
         subtype=shown(view.kind.subtype, record.attrs.get(view.kind.subtype)) if view.kind.subtype else "",
@@ -373,6 +409,29 @@ def command_text(view: KindView, verb: str, name: str, form: Mapping[str, list[s
         how = (form.get("resolve") or ["COMMIT"])[0].upper()
         return f"RESOLVE {target} ACTION({'BACKOUT' if how == 'BACKOUT' else 'COMMIT'})"
     return None
+
+
+_PUBLISH_PERSISTENCE = {"": None, "persistent": mq.MQPER_PERSISTENT, "nonpersistent": mq.MQPER_NOT_PERSISTENT}
+
+
+@route("POST", r"/objects/topic/([^/]+)/publish", messaging=True)
+def publish(ctx: ConsoleContext, request: PageRequest) -> Response:
+    """A test publication on a topic object's string, under the viewer's messaging identity (its PUB authority), as
+    MQ Explorer's Test Publication does; the page then shows the topic's status with it counted."""
+    view = view_of("topic")
+    assert view is not None
+    record = _record(ctx, view, request.params[0])
+    if isinstance(record, Response):
+        return record
+    topic = str(record.attrs.get(mq.MQCA_TOPIC_STRING, ""))
+    try:
+        md = ctx.engine.pubsub.publish(
+            ctx.session(), topic, request.field("body").encode("utf-8"), request.field("retain") == "1",
+            _PUBLISH_PERSISTENCE.get(request.field("persistence")),
+        )
+    except MQIError as error:
+        return _detail(ctx, view, record, 422, publish_error=f"The publication failed: {error.reason_name} ({error.reason}).")
+    return _detail(ctx, view, record, published=md.msg_id.hex().upper())
 
 
 @route("POST", KIND + r"/([^/]+)")
