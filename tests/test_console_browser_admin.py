@@ -68,16 +68,16 @@ def test_create_a_channel_with_its_form(admin: Any, served: Console) -> None:
     admin.find_element(_by("ID"), "preview-command").click()
     quick = wait_for(admin, lambda d: d.find_element(_by("ID"), "mqsc-command"))
     assert quick.text == "DEFINE CHANNEL(BR.QUICK.SVRCONN) CHLTYPE(SVRCONN)"
-    # "Show the fields of this type" keeps the name typed so far
+    # "Show the fields of this type" keeps what was typed so far: the name and a field both types have
     admin.get(served.url("/objects/channel/+new"))
     wait_for(admin, lambda d: d.find_element(_by("ID"), "f-name")).send_keys("BR.APP.SVRCONN")
-    Select(admin.find_element(_by("ID"), "choose-subtype")).select_by_visible_text("SVRCONN")
-    admin.find_element(_by("CSS_SELECTOR"), "#choose-type button").click()
-    wait_for(admin, lambda d: "type=SVRCONN" in d.current_url)
-    assert admin.find_element(_by("ID"), "f-name").get_attribute("value") == "BR.APP.SVRCONN"
-    admin.find_element(_by("ID"), "f-name").clear()
-    admin.find_element(_by("ID"), "f-name").send_keys("BR.APP.SVRCONN")
     admin.find_element(_by("ID"), "f-descr").send_keys("made in a browser")
+    Select(admin.find_element(_by("ID"), "choose-subtype")).select_by_visible_text("SVRCONN")
+    admin.find_element(_by("ID"), "show-fields").click()
+    wait_for(admin, lambda d: "of type CHLTYPE(SVRCONN)" in d.find_element(_by("ID"), "f-name-help").text)
+    assert admin.find_element(_by("ID"), "f-name").get_attribute("value") == "BR.APP.SVRCONN"
+    assert admin.find_element(_by("ID"), "f-descr").get_attribute("value") == "made in a browser"
+    assert not admin.find_elements(_by("ID"), "f-xmitq")  # a SVRCONN's fields now
     admin.find_element(_by("ID"), "preview-command").click()
     preview = wait_for(admin, lambda d: d.find_element(_by("ID"), "mqsc-command"))
     assert preview.text == "DEFINE CHANNEL(BR.APP.SVRCONN) CHLTYPE(SVRCONN) DESCR('made in a browser')"

@@ -494,6 +494,8 @@ def create(ctx: ConsoleContext, request: PageRequest, view: KindView) -> Respons
             submitted = forms.changed_from(forms.kind_form(view.key, shown, qmgr=ctx.engine.qmgr_name), request.form)
         except ValueError:
             pass
+    if request.field("step") == "fields":  # the type was changed: its fields, with what was typed so far
+        return _form_page(ctx, view, form.with_values(submitted), name=name, creating=True)
     built = forms.define_command(form, name, submitted)
     shown_form = form.with_values(submitted)
     if not built.ok or request.field("step") == "preview":
