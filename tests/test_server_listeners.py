@@ -98,6 +98,8 @@ async def test_a_started_listener_serves_pcf_and_a_stopped_one_refuses(service: 
             [status] = await client.execute(lsstatus("L1"))
             assert status.int_value(mq.MQIACH_LISTENER_STATUS) == mq.MQSVC_STATUS_RUNNING
             assert status.int_value(mq.MQIACH_PORT) == port
+            # a blank IPADDR listens where the server does (127.0.0.1 here), and the status says so rather than *
+            assert status.str_value(mq.MQCACH_IP_ADDRESS).strip() == HOST
             await admin.execute(stop("L1"))
             assert await refused(port)
             # the connection accepted before STOP LISTENER goes on

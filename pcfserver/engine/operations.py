@@ -91,6 +91,7 @@ class Network(Protocol):
     """What the server shell does for the engine (pcfserver.server.listeners.ShellNetwork)."""
 
     run_services: bool  # START SERVICE runs programs (serve --run-services)
+    listen_host: str  # where a listener with a blank IPADDR listens (the server's --host): DISPLAY LSSTATUS shows it
 
     def open_listener(self, name: str, host: str, port: int, backlog: int) -> str | None:
         """Listens on host:port now; None when it does, else why it cannot (the port is in use ...)."""
@@ -494,6 +495,12 @@ class Operations:
             raise Reject(mq.MQRCCF_LISTENER_NOT_STARTED)
         return responses.success(command)
 
+    def _blank_ipaddr(self) -> str:
+        """What DISPLAY LSSTATUS shows for a blank IPADDR: * (every interface, as IBM MQ listens), unless the server
+        listens on one address only (its --host, 127.0.0.1 by default), which it then names rather than claim *."""
+        where = self.network.listen_host if self.network is not None else ""
+        return "*" if where in ("", "0.0.0.0", "::") else where
+
     def run_listener(self, record: NamedObject) -> str | None:
         """Starts a listener (a command, or the server starting its CONTROL(QMGR) ones): None, or why it did not."""
         host, port, backlog = self.listener_address(record)
@@ -517,7 +524,7 @@ class Operations:
                 mq.MQCACH_LISTENER_DESC: self._text(record, mq.MQCACH_LISTENER_DESC),
                 mq.MQIACH_XMIT_PROTOCOL_TYPE: self._int(record, mq.MQIACH_XMIT_PROTOCOL_TYPE, mq.MQXPT_TCP),
                 mq.MQIACH_LISTENER_CONTROL: self._int(record, mq.MQIACH_LISTENER_CONTROL, mq.MQSVC_CONTROL_MANUAL),
-                mq.MQCACH_IP_ADDRESS: host or "*",
+                mq.MQCACH_IP_ADDRESS: host or self._blank_ipaddr(),
                 mq.MQIACH_PORT: port,
                 mq.MQIACH_BACKLOG: backlog,
             },

@@ -98,6 +98,7 @@ class ShellNetwork:
         self.operations = operations
         self.tls_front = tls_front
         self.run_services = run_services
+        self.listen_host = config.host
         self.token = trio.lowlevel.current_trio_token()
         self.ports: dict[str, tuple[socket.socket, trio.CancelScope]] = {}
         self.services: dict[str, subprocess.Popen[bytes]] = {}
