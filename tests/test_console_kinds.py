@@ -59,6 +59,8 @@ def test_channel_list_is_paged_and_filtered_by_name_and_type(served: Console) ->
         assert "host1(1414)" in first and "XQ1" in first and "INACTIVE" in first
         second = client.get(PREFIX + "/objects/channel", params={"name": "KIND.LIST.*", "size": 25, "page": 2}).text
         assert "KIND.LIST.29" in second and "KIND.LIST.00" not in second
+        past = client.get(PREFIX + "/objects/channel", params={"name": "KIND.LIST.*", "size": 25, "page": 99}).text
+        assert "30 channels, page 2 of 2" in past and "KIND.LIST.29" in past  # a page past the end shows the last one
         senders = client.get(PREFIX + "/objects/channel", params={"name": "KIND.LIST.*", "type": "SDR"}).text
         assert "15 channels" in senders and "KIND.LIST.01" in senders and "KIND.LIST.02" not in senders
         backwards = client.get(PREFIX + "/objects/channel", params={"name": "KIND.LIST.*", "dir": "desc"}).text

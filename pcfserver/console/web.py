@@ -7,7 +7,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -271,6 +271,12 @@ def _name_filter(pattern: str) -> Callable[[str], object]:
 @dataclass(frozen=True, slots=True)
 class ListQuery:
     """What a list page was asked for: a name filter, a sort (a type) of object, SYSTEM.* or not, order and page."""
+
+    def within(self, total: int) -> tuple[ListQuery, int]:
+        """This query with its page no further than the last of ``total`` rows (a page past the end, from an old link
+        or a typed URL, shows the last one), and how many pages there are."""
+        pages = max(1, -(-total // self.size))
+        return (self if self.page <= pages else replace(self, page=pages)), pages
 
     name: str = ""
     type: str = ""

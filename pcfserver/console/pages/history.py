@@ -46,5 +46,8 @@ def history(ctx: ConsoleContext, request: PageRequest) -> Response:
     page_number = max(1, int(number)) if number.isdigit() else 1
     rows, total = history_rows(ctx, name, user, page_number)
     pages = max(1, -(-total // PAGE_SIZE))
+    if page_number > pages:  # past the end (an old link): the last page
+        page_number = pages
+        rows, total = history_rows(ctx, name, user, page_number)
     return page(ctx, "history.html", title="History", request_path="/history", rows=rows, total=total, pages=pages, page_number=page_number,
                 name=name, user=user, kept=ctx.engine.audit.keep)

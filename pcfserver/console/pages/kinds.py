@@ -316,7 +316,10 @@ def kind_list(ctx: ConsoleContext, request: PageRequest) -> Response:
         return view
     query = kind_query(request, view)
     rows, total, hidden = rows_of(ctx, view, query)
-    pages = max(1, -(-total // query.size))
+    asked = query
+    query, pages = query.within(total)
+    if query is not asked:
+        rows, total, hidden = rows_of(ctx, view, query)
     template = "kind_rows.html" if request.hx else "kinds.html"
     return page(ctx, template, title=view.title, view=view, query=query, rows=rows, total=total, hidden=hidden, pages=pages, sizes=PAGE_SIZES,
                 request_path=f"/objects/{view.key}")

@@ -100,7 +100,10 @@ def _int(value: object) -> int:
 def queues(ctx: ConsoleContext, request: PageRequest) -> Response:
     query = ListQuery.of(request, types=TYPE_WORDS.values(), sorts=SORTS)
     rows, total, hidden = queue_rows(ctx, query)
-    pages = max(1, -(-total // query.size))
+    asked = query
+    query, pages = query.within(total)
+    if query is not asked:
+        rows, total, hidden = queue_rows(ctx, query)
     template = "queue_rows.html" if request.hx else "queues.html"
     return page(ctx, template, title="Queues", request_path="/queues", query=query, rows=rows, total=total, hidden=hidden, pages=pages, types=sorted(TYPE_WORDS.values()),
                 sizes=PAGE_SIZES, sorts=SORTS)
