@@ -116,3 +116,12 @@ def test_a_number_outside_the_tables_range_is_refused_at_the_preview(value: str,
     assert built.ok is ok
     if not ok:
         assert built.errors["MAXDEPTH"] == "MAXDEPTH is 0 to 999,999,999"
+
+
+def test_text_the_queue_managers_ccsid_cannot_hold_is_caught_at_preview_naming_the_character() -> None:
+    form = forms.kind_form("namelist")
+    dashed = forms.define_command(form, "NL1", {"attr.DESCR": ["dash \u2014 here"]}, ccsid=819)
+    assert not dashed.ok and "'\u2014' (U+2014) is not in the queue manager's character set (CCSID 819)" in dashed.errors["DESCR"]
+    latin = forms.define_command(form, "NL1", {"attr.DESCR": ["caf\u00e9 <b>"]}, ccsid=819)
+    assert latin.ok and "caf\u00e9" in latin.command
+    assert forms.define_command(form, "NL1", {"attr.DESCR": ["dash \u2014 here"]}, ccsid=1208).ok  # UTF-8 holds it

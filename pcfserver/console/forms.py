@@ -24,6 +24,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from pcfserver import kinds, names
+from pcfserver.codec.ccsid import codec_for
 from pcfserver.console import secrets
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.tables import QUEUE_TYPES, Attr, attributes_of, vocabulary
@@ -368,7 +369,21 @@ def _part(f: Field, given: str) -> tuple[str, str]:
     return f"{f.keyword}({mqsc.quote(value) if value else mqsc.quote(' ', always=True)})", ""
 
 
-def _build(verb: str, form: Form, name: str, submitted: Mapping[str, Sequence[str]], *, against_current: bool) -> Built:
+def _outside(text: str, ccsid: int) -> str:
+    """The first character of ``text`` the queue manager's CCSID cannot hold ("" when it holds them all, or when the
+    CCSID is not known here)."""
+    codec = codec_for(ccsid) if ccsid else None
+    if codec is None:
+        return ""
+    for char in text:
+        try:
+            char.encode(codec)
+        except UnicodeEncodeError:
+            return char
+    return ""
+
+
+def _build(verb: str, form: Form, name: str, submitted: Mapping[str, Sequence[str]], *, against_current: bool, ccsid: int = 0) -> Built:
     errors: dict[str, str] = {}
     name = name.strip()
     if form.noun == "QMGR":  # ALTER QMGR names nothing
@@ -390,6 +405,9 @@ def _build(verb: str, form: Form, name: str, submitted: Mapping[str, Sequence[st
         if not given.strip() and f.kind in ("select", "number"):
             continue  # nothing chosen: the default (or the current value) stays
         part, error = _part(f, given)
+        if not error and f.kind in ("text", "list", "password") and (char := _outside(given, ccsid)):
+            # (the queue manager keeps text in its CCSID and refuses what it cannot hold: MQRCCF_PARM_VALUE_ERROR)
+            error = f"{char!r} (U+{ord(char):04X}) is not in the queue manager's character set (CCSID {ccsid}): type it another way"
         if error:
             errors[f.keyword] = error
             continue
@@ -420,11 +438,12 @@ def changed_from(form: Form, submitted: Mapping[str, Sequence[str]]) -> dict[str
     return {key: list(values) for key, values in submitted.items() if key not in untouched}
 
 
-def define_command(form: Form, name: str, submitted: Mapping[str, Sequence[str]]) -> Built:
-    """``DEFINE <noun>(name) ...`` with the fields whose submitted value is not the default."""
-    return _build("DEFINE", form, name, submitted, against_current=False)
+def define_command(form: Form, name: str, submitted: Mapping[str, Sequence[str]], *, ccsid: int = 0) -> Built:
+    """``DEFINE <noun>(name) ...`` with the fields whose submitted value is not the default (``ccsid``: the queue
+    manager's, whose characters text fields are checked against)."""
+    return _build("DEFINE", form, name, submitted, against_current=False, ccsid=ccsid)
 
 
-def alter_command(form: Form, name: str, submitted: Mapping[str, Sequence[str]]) -> Built:
+def alter_command(form: Form, name: str, submitted: Mapping[str, Sequence[str]], *, ccsid: int = 0) -> Built:
     """``ALTER <noun>(name) ...`` with the fields whose submitted value is not the object's current one."""
-    return _build("ALTER", form, name, submitted, against_current=True)
+    return _build("ALTER", form, name, submitted, against_current=True, ccsid=ccsid)

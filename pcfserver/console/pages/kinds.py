@@ -499,7 +499,7 @@ def create(ctx: ConsoleContext, request: PageRequest, view: KindView) -> Respons
             pass
     if request.field("step") == "fields":  # the type was changed: its fields, with what was typed so far
         return _form_page(ctx, view, form.with_values(submitted), name=name, creating=True)
-    built = forms.define_command(form, name, submitted)
+    built = forms.define_command(form, name, submitted, ccsid=ctx.engine.ccsid)
     shown_form = form.with_values(submitted)
     if not built.ok or request.field("step") == "preview":
         return _form_page(ctx, view, shown_form, name=name, creating=True, status=200 if built.ok else 422, built=built)
@@ -521,7 +521,7 @@ def alter_form(ctx: ConsoleContext, request: PageRequest, view: KindView, record
 def alter(ctx: ConsoleContext, request: PageRequest, view: KindView, record: NamedObject) -> Response:
     """ALTER with the fields that differ from the object's current values: previewed or run."""
     form = _alter_base(ctx, view, record)
-    built = forms.alter_command(form, record.name, request.form)
+    built = forms.alter_command(form, record.name, request.form, ccsid=ctx.engine.ccsid)
     shown_form = form.with_values(request.form)
     if not built.ok or request.field("step") == "preview":
         return _form_page(ctx, view, shown_form, name=record.name, creating=False, status=200 if built.ok else 422, built=built)

@@ -26,7 +26,7 @@ def qmgr_properties(ctx: ConsoleContext, request: PageRequest) -> Response:
 @route("POST", r"/qmgr")
 def alter_qmgr(ctx: ConsoleContext, request: PageRequest) -> Response:
     """ALTER QMGR with the fields that differ from the current values: previewed, or run."""
-    built = forms.alter_command(forms.qmgr_form(ctx.engine.qmgr_attrs(), ctx.engine.qmgr_name), "", request.form)
+    built = forms.alter_command(forms.qmgr_form(ctx.engine.qmgr_attrs(), ctx.engine.qmgr_name), "", request.form, ccsid=ctx.engine.ccsid)
     if not built.ok:
         return _page(ctx, request, 422, errors=built.errors)
     if request.field("action") != "run":

@@ -137,7 +137,7 @@ def create_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
     noun = noun if noun in forms.QUEUE_NOUNS else "QLOCAL"
     name = request.field("name").strip()
     form = forms.queue_form(noun, qmgr=ctx.engine.qmgr_name)
-    built = forms.define_command(form, name, request.form)
+    built = forms.define_command(form, name, request.form, ccsid=ctx.engine.ccsid)
     shown = form.with_values(request.form)
     values: dict[str, Any] = {"title": "Create a queue", "request_path": "/queues", "noun": noun, "nouns": CREATE_ORDER, "form": shown, "name": name}
     if not built.ok:
@@ -474,7 +474,7 @@ def properties(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Respo
 def alter_queue(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Response:
     noun = NOUNS.get(queue.qtype, "QLOCAL")
     form = forms.queue_form(noun, queue.attrs, ctx.engine.qmgr_name)
-    built = forms.alter_command(form, queue.name, request.form)
+    built = forms.alter_command(form, queue.name, request.form, ccsid=ctx.engine.ccsid)
     if not built.ok:
         return _properties(ctx, queue, request, 422, errors=built.errors)
     if _action(request) != "run":
