@@ -288,6 +288,9 @@ def test_topic_and_subscription_pages_show_their_status_and_a_topic_takes_a_test
         assert 'href="/ibmmq/console/queues/KIND.NEWS.Q"' in sub
         browsed = client.get(PREFIX + "/queues/KIND.NEWS.Q/messages").text
         assert "extra! extra!" in browsed
+        assert 'id="sub-destination-missing"' not in sub
+        mqsc(served, "ALTER SUB(KIND.NEWS.SUB) DEST(KIND.NO.SUCH.Q)", AUTH)  # accepted: DEST is resolved at publish time
+        assert 'id="sub-destination-missing"' in client.get(PREFIX + "/objects/sub/KIND.NEWS.SUB").text
     with served.client("reader", "readerpw") as reader:
         page = reader.get(PREFIX + "/objects/topic/KIND.NEWS").text
         assert 'id="publish"' not in page and "<dt>SUBCOUNT</dt>" in page

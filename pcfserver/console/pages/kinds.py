@@ -193,6 +193,16 @@ def runtime_status(ctx: ConsoleContext, view: KindView, record: NamedObject) -> 
     return [(keyword, values[keyword]) for keyword in _RUNTIME_SHOWN[view.key] if keyword in values]
 
 
+def _destination(ctx: ConsoleContext, view: KindView, record: NamedObject) -> dict[str, object]:
+    """A subscription's local destination queue (its page links to it), and whether that queue exists: ALTER SUB
+    does not check DEST (IBM resolves it at publish time), so a page says when publications cannot reach it."""
+    dest = str(record.attrs.get(mq.MQCACF_DESTINATION, "")).strip() if view.key == "sub" else ""
+    remote = str(record.attrs.get(mq.MQCACF_DESTINATION_Q_MGR, "")).strip() not in ("", ctx.engine.qmgr_name)
+    if not dest or remote:
+        return {"destination": "", "destination_exists": True}
+    return {"destination": dest, "destination_exists": ctx.engine.queue(dest) is not None}
+
+
 _ENABLED_ONLY = frozenset((mq.MQCHT_RECEIVER, mq.MQCHT_SVRCONN, mq.MQCHT_CLUSRCVR))  # IBM START CHANNEL q088420_
 
 
@@ -358,7 +368,7 @@ def _detail(ctx: ConsoleContext, view: KindView, record: NamedObject, status: in
         ctx, "kind_detail.html", status, title=f"{view.singular.capitalize()} {record.name}", view=view, name=record.name,
         attributes=attributes(ctx, view, record), state=state, details=status_details(ctx, view, record), note=status_note(ctx, view, record),
         runtime=runtime_status(ctx, view, record),
-        destination=str(record.attrs.get(mq.MQCACF_DESTINATION, "")).strip() if view.key == "sub" else "", **extra,
+        **_destination(ctx, view, record), **extra,
         actions=[(verb, _shown_command(view, verb, record.name)) for verb in actions(view, record, state)],
         delete_command=command_text(view, "DELETE", record.name, {}), ran=ran, request_path=f"/objects/{view.key}",
         subtype=shown(view.kind.subtype, record.attrs.get(view.kind.subtype)) if view.kind.subtype else "",
