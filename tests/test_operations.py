@@ -136,6 +136,34 @@ DISPLAY SERVICE(SYSTEM.AMQP.SERVICE) SERVTYPE STARTCMD DESCR
     ]
 
 
+def test_display_clusqmgr_shows_what_this_queue_managers_cluster_channels_make() -> None:
+    # mq-metric-samples' crtClus.sh: a full repository with a CLUSRCVR and a CLUSSDR to its partner, checked with DISPLAY CLUSQMGR
+    script = """\
+ALTER QMGR REPOS(CLUSTEST)
+DEFINE CHANNEL(TO.FR1) CHLTYPE(CLUSRCVR) TRPTYPE(TCP) CONNAME('localhost(4714)') CLUSTER(CLUSTEST)
+DEFINE CHANNEL(TO.FR2) CHLTYPE(CLUSSDR) TRPTYPE(TCP) CONNAME('localhost(4715)') CLUSTER(CLUSTEST)
+DISPLAY CLUSQMGR(*)
+DISPLAY CLUSQMGR(QM1) QMTYPE DEFTYPE
+DISPLAY CLUSQMGR(*) CHANNEL(TO.FR2) STATUS
+DISPLAY CLUSQMGR(*) CLUSTER(OTHER)
+"""
+    lines = transcript(script)
+    assert lines[7:15] == [
+        "AMQ8441I: Display Cluster Queue Manager details.",
+        "   CLUSQMGR(QM1)                           CHANNEL(TO.FR1)",
+        "   CLUSTER(CLUSTEST)",
+        "AMQ8441I: Display Cluster Queue Manager details.",
+        "   CLUSQMGR(SYSTEM.TEMPQMGR.localhost(4715))",
+        "                                           CHANNEL(TO.FR2)",
+        "   CLUSTER(CLUSTEST)",
+        "     5 : DISPLAY CLUSQMGR(QM1) QMTYPE DEFTYPE",
+    ]
+    assert lines[16:18] == ["   CLUSQMGR(QM1)                           CHANNEL(TO.FR1)", "   CLUSTER(CLUSTEST)                       DEFTYPE(CLUSRCVR)"]
+    assert lines[18] == "   QMTYPE(REPOS)"
+    assert "STATUS(INACTIVE)" in "\n".join(lines[19:25]) and "TO.FR1" not in "\n".join(lines[19:25])
+    assert lines[-4] == "AMQ8147E: IBM MQ object * not found."
+
+
 def test_reset_qmgr_as_a_queue_manager_with_circular_logging_answers_it() -> None:
     # mq-metric-samples' amqsevt/evtTest.sh resets statistics; backup scripts advance the log (linear logging only)
     script = """\

@@ -161,6 +161,7 @@ class Operations:
         self._pubsub = _table("pubsub")
         self._qmstatus = _table("qmstatus")
         self._conn = _table("conn")
+        self._clusqmgr = _table("clusqmgr")
         self.started = engine.now()  # the queue manager's start (DISPLAY QMSTATUS STARTDA, STARTTI)
         self._pubsub_status = StatusInquiries(self)  # DISPLAY TPSTATUS and SBSTATUS (engine/pubsub_status.py)
 
@@ -690,7 +691,61 @@ class Operations:
         return responses.success(command)
 
     def inquire_cluster_q_mgr(self, command: Message, p: Parsed) -> list[Message]:
-        raise Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        """DISPLAY CLUSQMGR: what this queue manager knows without a partner (formats/clusqmgr-attributes.tsv)."""
+        values = self._values(p)
+        pattern = self._name(p, mq.MQCA_CLUSTER_Q_MGR_NAME)
+        clusters, channel = str(values.get(mq.MQCA_CLUSTER_NAME) or "*"), str(values.get(mq.MQCACH_CHANNEL_NAME) or "*")
+        chosen = values.get(mq.MQIACF_CLUSTER_Q_MGR_ATTRS, (_ALL,))
+        assert isinstance(chosen, tuple)
+        shown = frozenset(chosen) | {mq.MQCACH_CHANNEL_NAME, mq.MQCA_CLUSTER_NAME}
+        out = [
+            self._fields(command, self._clusqmgr, entry, shown)
+            for entry in self._cluster_entries()
+            if generic_match(pattern, str(entry[mq.MQCA_CLUSTER_Q_MGR_NAME]))
+            and generic_match(clusters, str(entry[mq.MQCA_CLUSTER_NAME])) and generic_match(channel, str(entry[mq.MQCACH_CHANNEL_NAME]))
+        ]
+        if not out:
+            raise Reject(mq.MQRC_UNKNOWN_OBJECT_NAME)
+        return responses.numbered(out)
+
+    def _cluster_entries(self) -> list[dict[int, int | str]]:
+        """This queue manager once for each cluster a CLUSRCVR joins, and the target of each CLUSSDR (SYSTEM.TEMPQMGR.
+        <CONNAME> until a partner answers, which none does here), in channel name order."""
+        engine = self.engine
+        qmgr = engine.qmgr_attrs()
+        repos = {str(qmgr.get(mq.MQCA_REPOSITORY_NAME, "")).strip(), *self._namelist(str(qmgr.get(mq.MQCA_REPOSITORY_NAMELIST, "")))} - {""}
+        out: list[dict[int, int | str]] = []
+        channels = engine.objects.by_type.get(mq.MQOT_CHANNEL, {})
+        for name in sorted(channels):
+            attrs = channels[name].attrs
+            kind = attrs.get(mq.MQIACH_CHANNEL_TYPE)
+            if kind not in (mq.MQCHT_CLUSRCVR, mq.MQCHT_CLUSSDR):
+                continue
+            conname = str(attrs.get(mq.MQCACH_CONNECTION_NAME, "")).strip()
+            names = [str(attrs.get(mq.MQCA_CLUSTER_NAME, "")).strip(), *self._namelist(str(attrs.get(mq.MQCA_CLUSTER_NAMELIST, "")))]
+            for cluster in [n for n in names if n]:
+                receiver = kind == mq.MQCHT_CLUSRCVR
+                entry: dict[int, int | str] = {
+                    mq.MQCA_CLUSTER_Q_MGR_NAME: engine.qmgr_name if receiver else f"SYSTEM.TEMPQMGR.{conname}"[:48],
+                    mq.MQCACH_CHANNEL_NAME: name,
+                    mq.MQCA_CLUSTER_NAME: cluster,
+                    mq.MQCA_Q_MGR_IDENTIFIER: str(qmgr.get(mq.MQCA_Q_MGR_IDENTIFIER, "")) if receiver else f"SYSTEM.TEMPUUID.{conname}"[:48],
+                    mq.MQIACF_Q_MGR_DEFINITION_TYPE: mq.MQQMDT_CLUSTER_RECEIVER if receiver else mq.MQQMDT_EXPLICIT_CLUSTER_SENDER,
+                    mq.MQIACF_Q_MGR_TYPE: mq.MQQMT_REPOSITORY if receiver and cluster in repos else mq.MQQMT_NORMAL,
+                    mq.MQIACF_SUSPEND: mq.MQSUS_NO,
+                    mq.MQCACH_CONNECTION_NAME: conname,
+                }
+                if not receiver:  # the sender's own status (a CLUSRCVR's entry is this queue manager: K, no status shown)
+                    running = self.channels.get(name)
+                    entry[mq.MQIACH_CHANNEL_STATUS] = running.status if running is not None else mq.MQCHS_INACTIVE
+                out.append(entry)
+        return out
+
+    def _namelist(self, name: str) -> list[str]:
+        """The names a namelist holds ([] for a blank name or a namelist that is not there)."""
+        found = self.engine.objects.get(mq.MQOT_NAMELIST, name.strip()) if name.strip() else None
+        names = found.attrs.get(mq.MQCA_NAMES, ()) if found is not None else ()
+        return [str(n).strip() for n in names] if isinstance(names, tuple) else []
 
     def inquire_pubsub_status(self, command: Message, p: Parsed) -> list[Message]:
         values = self._values(p)
