@@ -182,6 +182,9 @@ def test_json_is_pretty_binary_is_hex_and_markup_is_text(served: Console, admin:
 
 def test_put_through_the_page_and_read_it_over_rest(served: Console, admin: httpx.Client) -> None:
     mqsc(served, "DEFINE QLOCAL(CONSOLE.PUT) MAXMSGL(64)", auth=("admin", "adminpw"))
+    summary = admin.get(PREFIX + "/queues/CONSOLE.PUT").text
+    assert re.search(r'id="queue-stamps">Created \d{4}-\d{2}-\d{2} \d{2}\.\d{2}\.\d{2} · altered', summary)
+    assert "open for input 0 (IPPROCS), output 0 (OPPROCS)" in summary
     csrf = _csrf(admin, "/queues/CONSOLE.PUT/put")
     done = admin.post(PREFIX + "/queues/CONSOLE.PUT/put", data={"csrf": csrf, "body": "hello from the console", "persistence": "persistent",
                                                                  "priority": "7", "properties": "color=blue\nsize = 3"})

@@ -58,12 +58,19 @@ def _reason(error: MQIError) -> str:
 def _queue_page(ctx: ConsoleContext, queue: Queue, tab: str, template: str, status: int = 200, **values: object) -> Response:
     """A tab of a queue's page: the queue's header, the tabs the viewer may use, then the tab's own content."""
     noun = NOUNS.get(queue.qtype, "QLOCAL")
-    depth = ctx.engine.messaging.status(queue.name)[0] if queue.qtype == mq.MQQT_LOCAL else None
+    depth, readers, writers = ctx.engine.messaging.status(queue.name) if queue.qtype == mq.MQQT_LOCAL else (None, 0, 0)
+    attrs = queue.attrs
+    stamps = [
+        f"{label} {attrs.get(date)} {attrs.get(clock)}" for label, date, clock in (
+            ("created", mq.MQCA_CREATION_DATE, mq.MQCA_CREATION_TIME), ("altered", mq.MQCA_ALTERATION_DATE, mq.MQCA_ALTERATION_TIME))
+        if str(attrs.get(date, "")).strip()
+    ]
     tabs = [(path, label) for path, label, changes, types in TABS if noun in types and (ctx.viewer.can_change or not changes)]
     return page(
         ctx, template, status, title=f"{queue.name} · {dict((p, label) for p, label in tabs).get(tab, '')}", request_path="/queues",
         queue=queue, noun=noun, depth=depth, max_depth=queue.attrs.get(mq.MQIA_MAX_Q_DEPTH),
-        description=str(queue.attrs.get(mq.MQCA_Q_DESC, "") or "").rstrip(), tabs=tabs, tab=tab, **values,
+        description=str(queue.attrs.get(mq.MQCA_Q_DESC, "") or "").rstrip(), tabs=tabs, tab=tab, stamps=stamps,
+        handles=(readers, writers) if depth is not None else None, **values,
     )
 
 
