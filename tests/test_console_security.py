@@ -181,3 +181,13 @@ def test_connections_page_lists_display_conn_and_stop_breaks_one(served: Console
         page = client.get(PREFIX + "/connections").text
         assert 'id="conn-table"' in page and 'action="/ibmmq/console/connections/stop"' not in page
         assert client.post(PREFIX + "/connections/stop", data={"csrf": csrf_of(page), "conn": "0000000000000001"}).status_code == 403
+
+
+def test_why_refused_says_when_the_users_role_and_not_the_records_decides(served: Console) -> None:
+    with served.client("admin", "adminpw") as client:
+        admin = _why(client, user="admin", objtype="QUEUE", name="SEC.ANY.Q", op="PUT")
+        assert 'id="why-role"' in admin and "MQWebAdmin role" in admin and "server&#39;s own authority" in admin
+        reader = _why(client, user="reader", objtype="QUEUE", name="SEC.ANY.Q", op="PUT")
+        assert "MQWebAdminRO role" in reader and "change nothing" in reader
+        ghost = _why(client, user="ghost", objtype="QUEUE", name="SEC.ANY.Q", op="PUT")
+        assert "No user ghost is known" in ghost

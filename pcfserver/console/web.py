@@ -81,6 +81,9 @@ class ConsoleContext(Protocol):
     def user_groups(self, name: str) -> tuple[str, ...] | None:
         """The groups of a user of the console and the REST API (None: no such user)."""
 
+    def user_roles(self, name: str) -> frozenset[str] | None:
+        """The REST roles of a user of the console and the REST API (None: no such user, or no users at all)."""
+
 
 @dataclass(frozen=True, slots=True)
 class PageRequest:

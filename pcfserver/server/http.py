@@ -562,6 +562,11 @@ class _ConsoleContext:
     def now(self) -> float:
         return time.time()
 
+    def user_roles(self, name: str) -> frozenset[str] | None:
+        users = self._server.app.auth.users
+        found = None if users is None else users.get(name, refresh=False)
+        return None if found is None else frozenset(found.roles)
+
     def user_groups(self, name: str) -> tuple[str, ...] | None:
         users = self._server.app.auth.users
         found = None if users is None else users.get(name, refresh=False)

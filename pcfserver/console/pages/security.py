@@ -160,6 +160,24 @@ class Answer:
     groups: tuple[str, ...]
     looked_up: bool  # the groups came from the users store
     problem: str
+    role_note: str = ""  # when the user's REST role, not these records, decides in the REST API and the console
+
+
+def role_note(ctx: ConsoleContext, user: str) -> str:
+    """What decides for ``user`` in the REST API and the console, where that is not (only) the authority records."""
+    roles = ctx.user_roles(user)
+    if roles is None:
+        if ctx.user_groups(user) is None and ctx.viewer.authenticated:
+            return (f"No user {user} is known to this server's REST API and console (pcfserver user list): these records decide "
+                    "for a connection that names this user (a PCF client, a channel's MCAUSER), not for a sign-in.")
+        return ""
+    if "MQWebAdmin" in roles:
+        return (f"{user} has the MQWebAdmin role: in the REST API and the console it works under the server's own authority, so "
+                "these records do not decide there (they do for its other connections).")
+    if "MQWebAdminRO" in roles and "MQWebUser" not in roles:
+        return (f"{user} has the MQWebAdminRO role: in the REST API and the console it may display anything and change nothing, "
+                "whatever these records say.")
+    return ""
 
 
 def answer(ctx: ConsoleContext, question: Question) -> Answer:
@@ -179,7 +197,7 @@ def answer(ctx: ConsoleContext, question: Question) -> Answer:
         if known:
             groups, looked_up = known, True
     identity = Identity(question.user, groups)
-    return Answer(explain.explain(ctx.engine.authority, identity, object_type, name, auth), groups, looked_up, "")
+    return Answer(explain.explain(ctx.engine.authority, identity, object_type, name, auth), groups, looked_up, "", role_note(ctx, question.user))
 
 
 def _page(ctx: ConsoleContext, request: PageRequest, status: int = 200, ran: Ran | None = None) -> Response:
