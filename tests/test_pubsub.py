@@ -294,6 +294,10 @@ def test_a_put_to_an_alias_of_a_topic_publishes_on_its_topic_string() -> None:
             assert body == b"banana 0.25" and dict(md.properties)["MQTopicString"] == "prices/fruit"
             assert (put.persistence, put.priority) == (mq.MQPER_PERSISTENT, 4)  # the alias's defaults, as for a queue alias
             assert reason(lambda: s.get("PRICES.PUB")) == mq.MQRC_OBJECT_TYPE_ERROR  # nothing is got from a topic
+            handle = s.open("PRICES.PUB", output=True)  # opened for output, as an application publishing through it does
+            assert qm.engine.messaging.open_counts("PRICES.PUB") == (0, 1)
+            s.close(handle)
+            assert reason(lambda: s.open("PRICES.PUB", input=True)) == mq.MQRC_OBJECT_TYPE_ERROR
             assert reason(lambda: s.put("NOWHERE.PUB", b"x")) == mq.MQRC_UNKNOWN_ALIAS_BASE_Q
             run(qm, "ALTER QALIAS(PRICES.PUB) PUT(DISABLED)")
             assert reason(lambda: s.put("PRICES.PUB", b"y")) == mq.MQRC_PUT_INHIBITED

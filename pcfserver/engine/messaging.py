@@ -426,8 +426,15 @@ class MessageLayer:
 
     def open(self, session: SessionState, name: str, *, input: bool = False, output: bool = False, waiting: bool = False) -> int:
         """Opens a queue (MQOPEN): the open counts of every definition on its path go up until close.  ``waiting``: the
-        handle is held only for a get that waits (the REST API's), so a call is in progress on it while it is open."""
-        path = self.resolve(name)
+        handle is held only for a get that waits (the REST API's), so a call is in progress on it while it is open.  An
+        alias of a topic opens for output only (a put through it publishes: ``put``)."""
+        try:
+            path = self.resolve(name)
+        except MQIError as error:
+            alias = self._queue(name)
+            if error.reason != mq.MQRC_OBJECT_TYPE_ERROR or input or not output or alias is None or alias.qtype != _QT_ALIAS:
+                raise
+            path = (alias,)
         if input:
             self._authorize(session, path[0].name, mq.MQAUTH_INPUT)
         if output:
