@@ -80,3 +80,11 @@ def test_rest_v3_refuses_a_user_property_header_naming_no_property_with_400() ->
     assert good.status == 201
     ignored = run(MessagingApi("QM1"), Request("POST", BASE.format(2), "", (*PUT_HEADERS, ("ibm-mq-usr-my-prop", "1")), b"x"))
     assert ignored.status == 201  # v2 ignores ibm-mq-usr-* (formats/rest-messaging.tsv)
+
+
+def test_v3_answers_user_properties_only_and_usr_names_without_their_folder() -> None:
+    from pcfserver.rest.messaging import user_properties
+
+    given = (("colour", "red"), ("usr.size", "2"), ("MQTopicString", "a/b"), ("mq_usr.x", "kept"), ("JMSType", "t"),
+             ("mcd.Msd", "jms_text"), ("Root.MQMD.Priority", "4"), ("mqIsRetained", "true"))
+    assert user_properties(given) == [("colour", "red"), ("size", "2"), ("mq_usr.x", "kept")]

@@ -389,8 +389,25 @@ def descriptor_headers(md: MessageDescriptor, version: int) -> list[tuple[str, s
         headers.append(("ibm-mq-md-replyTo", reply))
     if version >= 3:
         headers.append(("ibm-mq-md-priority", str(md.priority)))
-        headers.extend((USER_PREFIX + name, value) for name, value in md.properties)
+        headers.extend((USER_PREFIX + name, value) for name, value in user_properties(md.properties))
     return headers
+
+
+_NOT_USER = ("jms", "mcd.", "root.")  # the JMS, mcd and MQMD properties (lower case): not the application's own
+
+
+def user_properties(properties: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    """The message's user-defined properties, as v3 answers them (ibm-mq-usr-*, userProperties): those of the usr
+    folder under their names without "usr.", not the queue manager's own (MQTopicString, mq*) nor JMS, mcd or MQMD
+    synonyms (formats/rest-messaging.tsv, ibm-mq-usr-NAME)."""
+    out = []
+    for name, value in properties:
+        lower = name.lower()
+        if lower.startswith("usr."):
+            out.append((name[4:], value))
+        elif not lower.startswith(_NOT_USER) and not (lower.startswith("mq") and not lower.startswith("mq_usr")):
+            out.append((name, value))
+    return out
 
 
 def _text(md: MessageDescriptor, body: bytes) -> bytes:
@@ -439,7 +456,7 @@ def summary(md: MessageDescriptor, version: int) -> dict[str, object]:
     }
     if version >= 3:
         item["priority"] = md.priority
-        item["userProperties"] = dict(md.properties)
+        item["userProperties"] = dict(user_properties(md.properties))
     return item
 
 
