@@ -230,7 +230,18 @@ def test_passwords_are_never_shown_and_an_alter_that_leaves_them_keeps_them(serv
         preview = _post(admin, "/objects/authinfo/+new", {"type": "IDPWLDAP", "name": "KIND.LDAP2", "attr.CONNAME": "l(1)", "attr.SHORTUSR": "u",
                                                            "attr.LDAPPWD": "typed", "step": "preview"}).text
         assert "LDAPPWD(********)" in html.unescape(preview) and 'value="typed"' in preview  # kept for the run, shown masked
-    # the queue manager still has it: the alter changed DESCR only
+        # a refused command's password is not shown on the overview, to anyone
+        refused = _post(admin, "/mqsc", {"command": "ALTER AUTHINFO(KIND.NO.SUCH) AUTHTYPE(IDPWLDAP) LDAPPWD('refusedPw77')"})
+        assert "refusedPw77" not in refused.text.split("</textarea>", 1)[1]  # (the box keeps what its user typed)
+        assert "refusedPw77" not in admin.get(PREFIX + "/overview").text
+        # the recent commands (links) hold the mask, and a script that still has it runs nothing
+        box = admin.get(PREFIX + "/mqsc").text
+        assert "refusedPw77" not in box and "LDAPPWD%28%2A%2A%2A%2A%2A%2A%2A%2A%29" in box
+        placeholder = _post(admin, "/mqsc", {"command": "ALTER AUTHINFO(KIND.LDAP) AUTHTYPE(IDPWLDAP) LDAPPWD('********')"})
+        assert placeholder.status_code == 422 and "is the console&#39;s mask of a password" in placeholder.text
+    with served.client("reader", "readerpw") as reader:
+        assert "refusedPw77" not in reader.get(PREFIX + "/overview").text
+    # the queue manager still has it: the alter changed DESCR only, and the masked script did not run
     assert any(f"LDAPPWD({secret})" in line for line in mqsc(served, "DISPLAY AUTHINFO(KIND.LDAP) LDAPPWD DESCR", AUTH))
 
 

@@ -166,3 +166,18 @@ def test_dmpmqcfgs_default_subscription_replays_and_a_new_one_still_needs_a_topi
         assert after[mq.MQBACF_SUB_ID] == before[mq.MQBACF_SUB_ID]
         refused = run(qm, "DEFINE SUB('NEW.SUB') TOPICSTR('')")
         assert "3228 MQRCCF_PARM_MISSING" in " ".join(refused) and "NEW.SUB" not in qm.engine.objects.by_type[SUBS]
+
+
+def test_subuser_is_who_defined_it_and_a_replace_that_does_not_name_one_keeps_it() -> None:
+    from pcfserver.engine import open_engine
+    from pcfserver.engine.messaging import process_user
+
+    engine = open_engine(None)
+    run(engine, "DEFINE QLOCAL(Q1)")
+    run(engine, "DEFINE SUB(S1) TOPICSTR('a/b') DEST(Q1)")
+    run(engine, "DEFINE SUB(S2) TOPICSTR('a/b') DEST(Q1) SUBUSER('alice')")
+    run(engine, "DEFINE SUB(S1) TOPICSTR('a/b') DEST(Q1) REPLACE")
+    run(engine, "DEFINE SUB(S2) TOPICSTR('a/b') DEST(Q1) REPLACE")
+    subs = engine.objects.by_type[-1]
+    assert subs["S1"].attrs[mq.MQCACF_SUB_USER_ID] == process_user()[:12]
+    assert subs["S2"].attrs[mq.MQCACF_SUB_USER_ID] == "alice"

@@ -38,7 +38,7 @@ def revert_text(entry: Change) -> str:
     password it would set back is masked (console/secrets.py), with a line saying so: that one must be typed again."""
     text = _revert(entry.seq, entry)
     masked = mask_text(text)
-    return masked if masked == text else masked + f"\n* {MASK} stands for a password the console does not show: type it in its place"
+    return masked if masked == text else masked + f"\n* {MASK} stands for a password the console does not show: type it in its place (the MQSC box runs nothing that still has it)"
 
 
 @lru_cache(maxsize=1024)

@@ -43,6 +43,15 @@ def mask_text(text: str) -> str:
     return _pattern().sub(_masked, text)
 
 
+def placeholder_in(text: str) -> str:
+    """The keyword of the first secret attribute whose value in ``text`` is the console's mask (a revert or a recent
+    command copied from a page): running it would set the password to ********.  "" when there is none."""
+    for found in _pattern().finditer(text):
+        if found[2].strip("'") == MASK:
+            return found[1].upper()
+    return ""
+
+
 def shown(parameter: int, text: str) -> str:
     """A value as a page shows it: ******** for a secret that is set."""
     return MASK if parameter in parameters() and text.strip() else text

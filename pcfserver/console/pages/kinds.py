@@ -444,7 +444,7 @@ def publish(ctx: ConsoleContext, request: PageRequest) -> Response:
         )
     except MQIError as error:
         return _detail(ctx, view, record, 422, publish_error=f"The publication failed: {error.reason_name} ({error.reason}).")
-    return _detail(ctx, view, record, published=md.msg_id.hex().upper())
+    return _detail(ctx, view, record, published=md.msg_id.hex())  # (lower case, as the Put page and the REST API show ids)
 
 
 @route("POST", KIND + r"/([^/]+)")

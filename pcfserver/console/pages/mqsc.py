@@ -13,6 +13,7 @@ import threading
 from collections import deque
 
 from pcfserver.console.commands import MAX_SCRIPT_COMMANDS, Ran, display_only, run_mqsc, script_commands
+from pcfserver.console.secrets import MASK, mask_text, placeholder_in
 from pcfserver.console.web import ConsoleContext, PageRequest, Viewer, page, route
 from pcfserver.rest.http import Response
 
@@ -62,6 +63,9 @@ def mqsc_run(ctx: ConsoleContext, request: PageRequest) -> Response:
         return _page(ctx, text, [], 422, "There is no command to run.")
     if len(commands) > MAX_SCRIPT_COMMANDS:
         return _page(ctx, text, [], 422, f"A script runs at most {MAX_SCRIPT_COMMANDS} commands; this one has {len(commands)}.")
+    if keyword := placeholder_in(text):
+        return _page(ctx, text, [], 422, f"{keyword}({MASK}) is the console's mask of a password, not a password: type the password in its "
+                                          f"place, or leave {keyword} out to keep the one set. Nothing ran.")
     results = [run_mqsc(ctx, command) for command in commands]
-    remember(ctx.viewer, text.strip())
+    remember(ctx.viewer, mask_text(text.strip()))  # (the recent commands are links: a password must not end up in a URL)
     return _page(ctx, text, results)

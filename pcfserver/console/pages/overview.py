@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from pcfserver import kinds, mq
 from pcfserver.codec.model import Message
+from pcfserver.console.secrets import mask_text
 from pcfserver.console.web import NAV, SECURITY_HEADERS, ConsoleContext, PageRequest, page, route, stamp
 from pcfserver.dialects import mqsc
 from pcfserver.engine.audit import Refusal
@@ -50,7 +51,7 @@ def _command_text(command: Message | str) -> str:
 
 def refused_rows(refusals: list[Refusal]) -> list[Refused]:
     return [
-        Refused(stamp(r.at), r.user, r.via, _command_text(r.command), f"{r.reason} {reason_name(r.reason) or ''}".strip())
+        Refused(stamp(r.at), r.user, r.via, mask_text(_command_text(r.command)), f"{r.reason} {reason_name(r.reason) or ''}".strip())
         for r in reversed(refusals)
     ]
 

@@ -135,8 +135,8 @@ def _fill(engine: EngineView, name: str, attrs: dict[int, ObjValue], source: Nam
         attrs[mq.MQCA_CREATION_DATE], attrs[mq.MQCA_CREATION_TIME] = engine.now()
     if values is None:  # a default object (SYSTEM.DEFAULT.SUB): no topic, no destination
         return
-    if existing is None and not str(values.get(mq.MQCACF_SUB_USER_ID, "")).strip():
-        attrs[mq.MQCACF_SUB_USER_ID] = engine.issuer()[:12]  # SUBUSER not given: the user who defined it (sub-attributes.tsv)
+    if not str(values.get(mq.MQCACF_SUB_USER_ID, "")).strip():  # SUBUSER not given: the user who defined it (sub-attributes.tsv)
+        attrs[mq.MQCACF_SUB_USER_ID] = str(existing.attrs.get(mq.MQCACF_SUB_USER_ID, "")) if existing is not None else engine.issuer()[:12]
     names_none = not values.get(TOPIC_STRING) and not str(values.get(TOPIC_OBJECT, "")).strip()
     if existing is not None and (
         (TOPIC_STRING not in values and TOPIC_OBJECT not in values) or (names_none and not _text(existing.attrs, TOPIC_STRING))
