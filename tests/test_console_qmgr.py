@@ -48,3 +48,16 @@ def test_a_read_only_user_sees_the_values_and_cannot_alter(served: Console) -> N
         assert 'id="qmgr-form"' not in page and "may display the queue manager but not change it" in page
         refused = client.post(PREFIX + "/qmgr", data={"csrf": csrf_of(page), "attr.DEADQ": "X", "action": "run"})
         assert refused.status_code == 403
+
+
+def test_run_runs_the_previewed_command_only(served: Console) -> None:
+    with served.client("admin", "adminpw") as client:
+        # the preview showed TRIGINT(5000); the fields were changed after it: nothing runs, the new command is shown
+        changed = _post(client, {"attr.TRIGINT": "6000", "attr.MAXHANDS": "300", "previewed": "ALTER QMGR TRIGINT(5000)", "action": "run"})
+        assert changed.status_code == 200 and "The fields changed after the preview" in changed.text
+        command = html.unescape(re.search(r'id="mqsc-command">(.*?)</pre>', changed.text, re.S)[1])  # type: ignore[index]
+        assert command == "ALTER QMGR MAXHANDS(300) TRIGINT(6000)" and f'name="previewed" value="{command}"' in changed.text
+        assert not any("TRIGINT(6000)" in line for line in mqsc(served, "DISPLAY QMGR TRIGINT", AUTH))
+        done = _post(client, {"attr.TRIGINT": "6000", "attr.MAXHANDS": "300", "previewed": command, "action": "run"})
+        assert done.status_code == 200 and "AMQ8005I" in done.text
+    assert any("TRIGINT(6000)" in line for line in mqsc(served, "DISPLAY QMGR TRIGINT", AUTH))

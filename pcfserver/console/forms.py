@@ -447,3 +447,14 @@ def define_command(form: Form, name: str, submitted: Mapping[str, Sequence[str]]
 def alter_command(form: Form, name: str, submitted: Mapping[str, Sequence[str]], *, ccsid: int = 0) -> Built:
     """``ALTER <noun>(name) ...`` with the fields whose submitted value is not the object's current one."""
     return _build("ALTER", form, name, submitted, against_current=True, ccsid=ccsid)
+
+
+PREVIEWED = "previewed"  # the hidden field a preview page carries: the command it showed
+STALE = "The fields changed after the preview: this is the command they make now, and nothing ran. Run it if it is right."
+
+
+def stale(submitted: Mapping[str, Sequence[str]], built: Built) -> bool:
+    """Whether a Run pressed under a preview would run another command than the one previewed (fields were changed
+    after the preview): then the new command is previewed instead, and nothing runs."""
+    previewed = submitted.get(PREVIEWED)
+    return bool(previewed and previewed[0] and previewed[0] != built.command)

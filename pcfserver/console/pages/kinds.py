@@ -511,6 +511,9 @@ def create(ctx: ConsoleContext, request: PageRequest, view: KindView) -> Respons
         return _form_page(ctx, view, form.with_values(submitted), name=name, creating=True)
     built = forms.define_command(form, name, submitted, ccsid=ctx.engine.ccsid)
     shown_form = form.with_values(submitted)
+    if built.ok and request.field("step") != "preview" and forms.stale(request.form, built):
+        built = replace(built, errors={"": forms.STALE})
+        return _form_page(ctx, view, shown_form, name=name, creating=True, built=built)
     if not built.ok or request.field("step") == "preview":
         return _form_page(ctx, view, shown_form, name=name, creating=True, status=200 if built.ok else 422, built=built)
     ran = run_mqsc(ctx, built.command)
@@ -533,6 +536,9 @@ def alter(ctx: ConsoleContext, request: PageRequest, view: KindView, record: Nam
     form = _alter_base(ctx, view, record)
     built = forms.alter_command(form, record.name, request.form, ccsid=ctx.engine.ccsid)
     shown_form = form.with_values(request.form)
+    if built.ok and request.field("step") != "preview" and forms.stale(request.form, built):
+        built = replace(built, errors={"": forms.STALE})
+        return _form_page(ctx, view, shown_form, name=record.name, creating=False, built=built)
     if not built.ok or request.field("step") == "preview":
         return _form_page(ctx, view, shown_form, name=record.name, creating=False, status=200 if built.ok else 422, built=built)
     ran = run_mqsc(ctx, built.command)

@@ -29,8 +29,8 @@ def alter_qmgr(ctx: ConsoleContext, request: PageRequest) -> Response:
     built = forms.alter_command(forms.qmgr_form(ctx.engine.qmgr_attrs(), ctx.engine.qmgr_name), "", request.form, ccsid=ctx.engine.ccsid)
     if not built.ok:
         return _page(ctx, request, 422, errors=built.errors)
-    if request.field("action") != "run":
-        return _page(ctx, request, command=built.command)
+    if request.field("action") != "run" or forms.stale(request.form, built):
+        return _page(ctx, request, command=built.command, errors={"": forms.STALE} if request.field("action") == "run" else None)
     ran = run_mqsc(ctx, built.command)
     if not ran.ok:
         return _page(ctx, request, 422, command=built.command, ran=ran, errors=field_errors(ran))

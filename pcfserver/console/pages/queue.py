@@ -149,8 +149,9 @@ def create_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
     values: dict[str, Any] = {"title": "Create a queue", "request_path": "/queues", "noun": noun, "nouns": CREATE_ORDER, "form": shown, "name": name}
     if not built.ok:
         return page(ctx, "queue_new.html", 422, errors=built.errors, command="", ran=None, **values)
-    if _action(request) != "run":
-        return page(ctx, "queue_new.html", errors={}, command=built.command, ran=None, **values)
+    if _action(request) != "run" or forms.stale(request.form, built):
+        errors = {"": forms.STALE} if _action(request) == "run" else {}
+        return page(ctx, "queue_new.html", errors=errors, command=built.command, ran=None, **values)
     ran = run_mqsc(ctx, built.command)
     if ran.ok:
         return redirect(f"/queues/{_path(name)}?created=1")
@@ -484,8 +485,8 @@ def alter_queue(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Resp
     built = forms.alter_command(form, queue.name, request.form, ccsid=ctx.engine.ccsid)
     if not built.ok:
         return _properties(ctx, queue, request, 422, errors=built.errors)
-    if _action(request) != "run":
-        return _properties(ctx, queue, request, command=built.command)
+    if _action(request) != "run" or forms.stale(request.form, built):
+        return _properties(ctx, queue, request, command=built.command, errors={"": forms.STALE} if _action(request) == "run" else {})
     ran = run_mqsc(ctx, built.command)
     if not ran.ok:
         return _properties(ctx, queue, request, 422, command=built.command, ran=ran, errors=field_errors(ran))
