@@ -78,6 +78,12 @@ def test_create_a_channel_with_its_form(admin: Any, served: Console) -> None:
     assert admin.find_element(_by("ID"), "f-name").get_attribute("value") == "BR.APP.SVRCONN"
     assert admin.find_element(_by("ID"), "f-descr").get_attribute("value") == "made in a browser"
     assert not admin.find_elements(_by("ID"), "f-xmitq")  # a SVRCONN's fields now
+    # Enter in a field previews (the form's first submit button is a hidden preview, not "Show the fields")
+    from selenium.webdriver.common.keys import Keys
+
+    admin.find_element(_by("ID"), "f-descr").send_keys(Keys.ENTER)
+    entered = wait_for(admin, lambda d: d.find_elements(_by("ID"), "mqsc-command"))[0]
+    assert entered.text == "DEFINE CHANNEL(BR.APP.SVRCONN) CHLTYPE(SVRCONN) DESCR('made in a browser')"
     admin.find_element(_by("ID"), "preview-command").click()
     preview = wait_for(admin, lambda d: d.find_element(_by("ID"), "mqsc-command"))
     assert preview.text == "DEFINE CHANNEL(BR.APP.SVRCONN) CHLTYPE(SVRCONN) DESCR('made in a browser')"

@@ -57,12 +57,18 @@ def test_define_a_queue_with_the_form_and_find_it_over_pcf(driver: Any, served: 
     sign_in(driver, served, "admin", "adminpw")
     driver.find_element(_by("ID"), "create-queue").click()
     wait_for(driver, lambda d: "/queues/+new" in d.current_url)
-    driver.find_element(_by("ID"), "type-qlocal").click()
+    # choosing another type keeps what was typed (the types are buttons of the form)
     driver.find_element(_by("ID"), "queue-name").send_keys("WEB.MADE")
+    driver.find_element(_by("ID"), "f-descr").send_keys("from a browser")
+    driver.find_element(_by("ID"), "type-qalias").click()
+    wait_for(driver, lambda d: d.find_element(_by("ID"), "type-qalias").get_attribute("aria-current") == "page")
+    assert driver.find_element(_by("ID"), "queue-name").get_attribute("value") == "WEB.MADE"
+    assert driver.find_element(_by("ID"), "f-descr").get_attribute("value") == "from a browser"
+    driver.find_element(_by("ID"), "type-qlocal").click()
+    wait_for(driver, lambda d: d.find_element(_by("ID"), "type-qlocal").get_attribute("aria-current") == "page")
     depth = driver.find_element(_by("ID"), "f-maxdepth")
     depth.clear()
     depth.send_keys("777")
-    driver.find_element(_by("ID"), "f-descr").send_keys("from a browser")
     from selenium.webdriver.support.ui import Select
 
     Select(driver.find_element(_by("ID"), "f-put")).select_by_visible_text("DISABLED")

@@ -143,6 +143,12 @@ def create_queue(ctx: ConsoleContext, request: PageRequest) -> Response:
     noun = request.field("type", "QLOCAL").upper()
     noun = noun if noun in forms.QUEUE_NOUNS else "QLOCAL"
     name = request.field("name").strip()
+    switch = request.field("switch").upper()
+    if switch in forms.QUEUE_NOUNS:  # another type chosen: its fields, with what was typed (less the old type's defaults)
+        typed = forms.changed_from(forms.queue_form(noun, qmgr=ctx.engine.qmgr_name), request.form)
+        form = forms.queue_form(switch, qmgr=ctx.engine.qmgr_name).with_values(typed)
+        return page(ctx, "queue_new.html", title="Create a queue", request_path="/queues", noun=switch, nouns=CREATE_ORDER, form=form,
+                    name=name, errors={}, command="", ran=None)
     form = forms.queue_form(noun, qmgr=ctx.engine.qmgr_name)
     built = forms.define_command(form, name, request.form, ccsid=ctx.engine.ccsid)
     shown = form.with_values(request.form)
