@@ -302,6 +302,14 @@ def test_topic_and_subscription_pages_show_their_status_and_a_topic_takes_a_test
         assert 'id="sub-destination-missing"' not in sub
         mqsc(served, "ALTER SUB(KIND.NEWS.SUB) DEST(KIND.NO.SUCH.Q)", AUTH)  # accepted: DEST is resolved at publish time
         assert 'id="sub-destination-missing"' in client.get(PREFIX + "/objects/sub/KIND.NEWS.SUB").text
+        # an alias of the topic: its page offers a put that publishes, and no messages to browse or get
+        mqsc(served, "ALTER SUB(KIND.NEWS.SUB) DEST(KIND.NEWS.Q)", AUTH)
+        mqsc(served, "DEFINE QALIAS(KIND.NEWS.PUB) TARGET(KIND.NEWS) TARGTYPE(TOPIC)", AUTH)
+        alias = client.get(PREFIX + "/queues/KIND.NEWS.PUB/put").text
+        assert 'id="put-topic"' in alias and "<code>kind/news</code>" in alias and 'id="tab-messages"' not in alias and 'id="tab-get"' not in alias
+        published = client.post(PREFIX + "/queues/KIND.NEWS.PUB/put", data={"csrf": csrf_of(alias), "body": "via the alias"})
+        assert published.status_code == 200 and "Published a message" in published.text
+        assert "via the alias" in client.get(PREFIX + "/queues/KIND.NEWS.Q/messages").text
     with served.client("reader", "readerpw") as reader:
         page = reader.get(PREFIX + "/objects/topic/KIND.NEWS").text
         assert 'id="publish"' not in page and "<dt>SUBCOUNT</dt>" in page

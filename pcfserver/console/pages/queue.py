@@ -65,13 +65,28 @@ def _queue_page(ctx: ConsoleContext, queue: Queue, tab: str, template: str, stat
             ("created", mq.MQCA_CREATION_DATE, mq.MQCA_CREATION_TIME), ("altered", mq.MQCA_ALTERATION_DATE, mq.MQCA_ALTERATION_TIME))
         if str(attrs.get(date, "")).strip()
     ]
-    tabs = [(path, label) for path, label, changes, types in TABS if noun in types and (ctx.viewer.can_change or not changes)]
+    topic = _topic_of(ctx, queue)
+    tabs = [
+        (path, label) for path, label, changes, types in TABS
+        if noun in types and (ctx.viewer.can_change or not changes) and (topic is None or path in _TOPIC_ALIAS_TABS)
+    ]
     return page(
         ctx, template, status, title=f"{queue.name} · {dict((p, label) for p, label in tabs).get(tab, '')}", request_path="/queues",
         queue=queue, noun=noun, depth=depth, max_depth=queue.attrs.get(mq.MQIA_MAX_Q_DEPTH),
         description=str(queue.attrs.get(mq.MQCA_Q_DESC, "") or "").rstrip(), tabs=tabs, tab=tab, stamps=stamps,
-        handles=(readers, writers) if depth is not None else None, **values,
+        handles=(readers, writers) if depth is not None else None, topic=topic, **values,
     )
+
+
+_TOPIC_ALIAS_TABS = frozenset(("", "/put", "/security"))  # an alias of a topic: a put publishes, nothing is got or browsed
+
+
+def _topic_of(ctx: ConsoleContext, queue: Queue) -> str | None:
+    """The topic string an alias of a topic (TARGTYPE(TOPIC)) publishes on; None for any other queue."""
+    if queue.qtype != mq.MQQT_ALIAS or queue.attrs.get(mq.MQIA_BASE_TYPE, mq.MQOT_Q) != mq.MQOT_TOPIC:
+        return None
+    found = ctx.engine.objects.get(mq.MQOT_TOPIC, str(queue.attrs.get(mq.MQCA_BASE_OBJECT_NAME, "")))
+    return str(found.attrs.get(mq.MQCA_TOPIC_STRING, "")) if found is not None else ""
 
 
 def _missing(ctx: ConsoleContext, name: str) -> Response:
@@ -394,7 +409,8 @@ def put_message(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Resp
         )
     except MQIError as error:
         return _put_page(ctx, queue, 422, errors={"": f"The put failed: {_reason(error)}."}, fields=fields)
-    return _put_page(ctx, queue, done={"msg_id": hex_id(md.msg_id), "length": len(body), "browsable": queue.qtype != mq.MQQT_REMOTE}, fields={})
+    browsable = queue.qtype != mq.MQQT_REMOTE and _topic_of(ctx, queue) is None
+    return _put_page(ctx, queue, done={"msg_id": hex_id(md.msg_id), "length": len(body), "browsable": browsable}, fields={})
 
 
 @on_queue("GET", "/get", read_only="get messages")
