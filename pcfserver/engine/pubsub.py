@@ -367,6 +367,7 @@ class PubSub:
         reply_to_qmgr: str = "",
         suppress_reply_to: bool = False,
         format: str = FORMAT_STRING,
+        held: bool = True,
     ) -> MessageDescriptor:
         """One publication (MQPUT to a topic); answers the descriptor as the publisher put it.  ``expiry`` (tenths of
         a second, MQMD Expiry) goes onto every copy.  ``correl_id`` (MQMD CorrelId) reaches the copies of the
@@ -408,7 +409,7 @@ class PubSub:
         except MQIError:
             engine.rollback_to(mark)  # delivered to nobody
             raise
-        self._count(topic, reached, session.ident)
+        self._count(topic, reached, session.ident if held else None)
         if warn_if_no_subs and not reached:
             session.last_reason = mq.MQRC_NO_SUBS_MATCHED
         return md
@@ -422,10 +423,10 @@ class PubSub:
         topic = str(record.attrs.get(mq.MQCA_TOPIC_STRING, ""))
         return self.publish(
             session, topic, body, False, put.persistence, put.priority, put.expiry, put.properties, put.syncpoint, False, put.correl_id,
-            put.reply_to_q, put.reply_to_qmgr, format=put.format,
+            put.reply_to_q, put.reply_to_qmgr, format=put.format, held=False,
         )
 
-    def _count(self, topic: str, reached: list[str], publisher: int) -> None:
+    def _count(self, topic: str, reached: list[str], publisher: int | None) -> None:
         """The status counts of a publication that went out (Inquire Topic/Subscription Status: NUMPUBS, NUMMSGS and
         the last dates and times; counted when published, a later backout does not take them back: chosen, K).  Kept
         in memory only: they start again at restart (K).  The instant is kept as whole seconds and formatted when a
@@ -438,13 +439,14 @@ class PubSub:
         else:
             stats[0] += 1
             stats[1] = second
-        key = (publisher, topic)
-        stats = self.pub_stats.get(key)
-        if stats is None:
-            self.pub_stats[key] = [1, second]
-        else:
-            stats[0] += 1
-            stats[1] = second
+        if publisher is not None:  # (None: a publication made and closed in one call, MQPUT1: no publisher stays on the topic)
+            key = (publisher, topic)
+            stats = self.pub_stats.get(key)
+            if stats is None:
+                self.pub_stats[key] = [1, second]
+            else:
+                stats[0] += 1
+                stats[1] = second
         sub_stats = self.sub_stats
         for name in reached:
             stats = sub_stats.get(name)

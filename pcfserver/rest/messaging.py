@@ -344,7 +344,7 @@ def _publish(topic: str, version: int, request: Request, *, qmgr: str) -> Public
     def run(pubsub: PubSub, session: SessionState) -> MessageDescriptor:
         return pubsub.publish(
             session, topic, body, persistence=sent.persistence, priority=priority, expiry=sent.expiry, properties=sent.properties,
-            correl_id=sent.correl_id, reply_to_q=sent.reply_q, reply_to_qmgr=sent.reply_qmgr,
+            correl_id=sent.correl_id, reply_to_q=sent.reply_q, reply_to_qmgr=sent.reply_qmgr, held=False,  # (mqweb opens, puts, closes)
         )
 
     def respond(result: MessageDescriptor | MQIError) -> Response:

@@ -440,7 +440,7 @@ def publish(ctx: ConsoleContext, request: PageRequest) -> Response:
     try:
         md = ctx.engine.pubsub.publish(
             ctx.session(), topic, request.field("body").encode("utf-8"), request.field("retain") == "1",
-            _PUBLISH_PERSISTENCE.get(request.field("persistence")),
+            _PUBLISH_PERSISTENCE.get(request.field("persistence")), held=False,
         )
     except MQIError as error:
         return _detail(ctx, view, record, 422, publish_error=f"The publication failed: {error.reason_name} ({error.reason}).")
