@@ -41,7 +41,7 @@ from __future__ import annotations
 import heapq
 import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from pcfserver import mq
 from pcfserver.engine.authority import operation_allowed
@@ -135,6 +135,19 @@ class SubscriptionInfo:
 def _text(attrs: dict[int, ObjValue], pid: int) -> str:
     value = attrs.get(pid, "")
     return value if isinstance(value, str) else ""
+
+
+_K = TypeVar("_K")
+
+
+def _bump(table: dict[_K, list[int]], key: _K, second: int) -> None:
+    """One more publication counted under ``key`` (its count and the second of the last one)."""
+    stats = table.get(key)
+    if stats is None:
+        table[key] = [1, second]
+    else:
+        stats[0] += 1
+        stats[1] = second
 
 
 class PubSub:
@@ -433,28 +446,12 @@ class PubSub:
         status is asked for (:func:`_stamped`)."""
         second = int(time.time())
         self.published += 1
-        stats = self.topic_stats.get(topic)
-        if stats is None:
-            self.topic_stats[topic] = [1, second]
-        else:
-            stats[0] += 1
-            stats[1] = second
+        _bump(self.topic_stats, topic, second)
         if publisher is not None:  # (None: a publication made and closed in one call, MQPUT1: no publisher stays on the topic)
-            key = (publisher, topic)
-            stats = self.pub_stats.get(key)
-            if stats is None:
-                self.pub_stats[key] = [1, second]
-            else:
-                stats[0] += 1
-                stats[1] = second
+            _bump(self.pub_stats, (publisher, topic), second)
         sub_stats = self.sub_stats
         for name in reached:
-            stats = sub_stats.get(name)
-            if stats is None:
-                sub_stats[name] = [1, second]
-            else:
-                stats[0] += 1
-                stats[1] = second
+            _bump(sub_stats, name, second)
 
     def _target(self, name: str) -> _Target:
         """What delivering to a subscription needs (cached until its record changes)."""
