@@ -689,7 +689,8 @@ def render_parts(message: Message, *, quote_all: bool = False) -> list[str]:
             # A specific name asking only what a generic one shows (QUEUE and TYPE) has no MQSC of its own: runmqsc's
             # nearest is the display with nothing named, which shows every attribute.
             brief = generic or (options.brief and tuple(values) == _brief(listed[1]))
-            parts.extend(_selector_words(values, listed[1], _brief(listed[1]) if brief else listed[2], options, message.command))
+            shown = _brief(listed[1]) if brief else options.shows or listed[2]  # (what the parser sends when nothing is named)
+            parts.extend(_selector_words(values, listed[1], shown, options, message.command))
             continue
         if isinstance(item, (IntegerFilter, StringFilter)):
             parts.append(_where_text(item, quote_all, table_of_command(message.command)))
