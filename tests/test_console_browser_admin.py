@@ -119,6 +119,10 @@ def test_the_why_refused_form_answers(admin: Any, served: Console) -> None:
     from selenium.webdriver.support.ui import Select
 
     admin.get(served.url("/security"))
+    # a type offers its own operations only: a topic's PUB and SUB, not a queue's GET
+    Select(admin.find_element(_by("ID"), "why-objtype")).select_by_visible_text("TOPIC")
+    offered = [o.text for o in Select(admin.find_element(_by("ID"), "why-op")).options if o.get_dom_attribute("hidden") is None]
+    assert "PUB" in offered and "SUB" in offered and "GET" not in offered and "CONNECT" not in offered
     admin.find_element(_by("ID"), "why-user").send_keys("bob")
     Select(admin.find_element(_by("ID"), "why-objtype")).select_by_visible_text("QUEUE")
     admin.find_element(_by("ID"), "why-name").send_keys("BR.Q")

@@ -9,6 +9,7 @@ show them, and only to a viewer whose identity may run those displays (display a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from pcfserver import mq
 from pcfserver.codec import StringList
@@ -200,6 +201,16 @@ def answer(ctx: ConsoleContext, question: Question) -> Answer:
     return Answer(explain.explain(ctx.engine.authority, identity, object_type, name, auth), groups, looked_up, "", role_note(ctx, question.user))
 
 
+@cache
+def _operation_types() -> dict[str, str]:
+    """Each operation word with the object types it applies to (the "Why was this refused?" form offers a type's own)."""
+    out: dict[str, list[str]] = {}
+    for word, object_type in explain.object_types().items():
+        for operation in explain.operations(object_type):
+            out.setdefault(operation, []).append(word)
+    return {operation: " ".join(words) for operation, words in out.items()}
+
+
 def _page(ctx: ConsoleContext, request: PageRequest, status: int = 200, ran: Ran | None = None) -> Response:
     query = RecordQuery.of(request)
     may_records = _may_display(ctx, mq.MQCMD_INQUIRE_AUTH_RECS)
@@ -216,6 +227,7 @@ def _page(ctx: ConsoleContext, request: PageRequest, status: int = 200, ran: Ran
         chlauth_enabled=qmgr.get(mq.MQIA_CHLAUTH_RECORDS) != mq.MQCHLA_DISABLED, question=question, told=told,
         object_types=sorted(explain.object_types()), all_operations=explain.auth_words(frozenset().union(*object_authorities().values())),
         usual_operations=explain.usual_operations(), auth_word=explain.auth_word, ran=ran, request_path="/security",
+        operation_types=_operation_types(),
     )
 
 

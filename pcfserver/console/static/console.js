@@ -74,18 +74,35 @@ document.addEventListener("click", async (event) => {
 });
 
 // <select data-sets="ID"> whose <option data-usual="WORD">: choosing that option also chooses WORD in select ID (the
-// "Why was this refused?" form: a queue starts from PUT, the queue manager from CONNECT, a topic from PUB).
+// "Why was this refused?" form: a queue starts from PUT, the queue manager from CONNECT, a topic from PUB); the options
+// of select ID with a data-types list show only for the types it names (a topic's operations for a topic).
+function offerFor(select) {
+  const target = document.getElementById(select.dataset.sets);
+  if (!(target instanceof HTMLSelectElement)) {
+    return null;
+  }
+  for (const option of target.options) {
+    const types = option.dataset.types;
+    option.hidden = Boolean(types) && !types.split(" ").includes(select.value);
+  }
+  return target;
+}
+
 document.addEventListener("change", (event) => {
   const select = event.target;
   if (!(select instanceof HTMLSelectElement) || !select.dataset.sets) {
     return;
   }
   const option = select.selectedOptions[0];
-  const target = document.getElementById(select.dataset.sets);
-  if (option && option.dataset.usual && target instanceof HTMLSelectElement) {
+  const target = offerFor(select);
+  if (option && option.dataset.usual && target) {
     target.value = option.dataset.usual;
   }
 });
+
+for (const select of document.querySelectorAll("select[data-sets]")) {
+  offerFor(select);
+}
 
 // <select data-type-of="FORM">: the type chosen is the type FORM creates (its hidden "type" field follows the list, so
 // choosing SVRCONN and pressing Create never makes the type shown before); a note says the fields below are still the
