@@ -16,6 +16,8 @@ from pcfserver.rest.messaging import is_text, summary, text_of
 PREVIEW_CHARS = 80
 SHOWN_BYTES = 256 * 1024  # a detail view shows at most this much of a body (text or hex)
 PERSISTENCE = {mq.MQPER_PERSISTENT: "persistent", mq.MQPER_NOT_PERSISTENT: "not persistent", mq.MQPER_PERSISTENCE_AS_Q_DEF: "as queue"}
+# A Put or Publish form's persistence choice (its select's values) as the MQPUT takes it: "" leaves it to the definition.
+PERSISTENCE_CHOICES = {"": None, "persistent": mq.MQPER_PERSISTENT, "nonpersistent": mq.MQPER_NOT_PERSISTENT}
 
 
 def hex_id(value: bytes) -> str:

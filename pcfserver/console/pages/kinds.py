@@ -17,6 +17,7 @@ from pcfserver import kinds, mq
 from pcfserver.codec import Message, String
 from pcfserver.console import forms, secrets
 from pcfserver.console.commands import Ran, field_errors, run_mqsc
+from pcfserver.console.messages import PERSISTENCE_CHOICES, hex_id
 from pcfserver.console.web import NEW_SEGMENT, PAGE_SIZES, ConsoleContext, ListQuery, PageRequest, page, route
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.keywords import attribute, from_pcf_value, word_for, words_of
@@ -276,31 +277,32 @@ def rows_of(ctx: ConsoleContext, view: KindView, query: ListQuery) -> tuple[list
     if query.type and view.type_filter is not None:
         word = words_of(view.type_filter.parameter).get(query.type)
         wanted = word if isinstance(word, int) else None
-    chosen: list[NamedObject] = []
+    chosen: list[_Shown] = []
     hidden = 0
     for name in sorted(table):
         left_out = query.hides(name)
         if not left_out and not query.matches(name):
             continue
-        record = table[name]
-        if wanted is not None and view.type_filter is not None and _value(ctx, view, record, view.type_filter.parameter) != wanted:
+        shown_attrs = _Shown(ctx, view, table[name])
+        if wanted is not None and view.type_filter is not None and shown_attrs.get(view.type_filter.parameter) != wanted:
             continue
         if not visible(ctx, view, name):
             continue
         if left_out:
             hidden += 1
             continue
-        chosen.append(record)
+        chosen.append(shown_attrs)
     if query.sort == "status":
-        chosen.sort(key=lambda r: (status_of(ctx, view, r), r.name), reverse=query.descending)
+        chosen.sort(key=lambda s: (status_of(ctx, view, s.record), s.record.name), reverse=query.descending)
     elif query.descending:
         chosen.reverse()
     start = (query.page - 1) * query.size
     rows = []
-    for record in chosen[start:start + query.size]:
+    for shown_attrs in chosen[start:start + query.size]:
+        record = shown_attrs.record
         cells = []
         for column in view.columns:
-            value: object = _value(ctx, view, record, column.parameter)
+            value: object = shown_attrs.get(column.parameter)
             if column.keyword == "NAMCOUNT" and value is None:
                 names = record.attrs.get(mq.MQCA_NAMES)
                 value = len(names) if isinstance(names, tuple) else 0
@@ -352,10 +354,23 @@ def attributes(ctx: ConsoleContext, view: KindView, record: NamedObject) -> list
     return out
 
 
-def _value(ctx: ConsoleContext, view: KindView, record: NamedObject, parameter: int) -> object:
-    """One attribute as DISPLAY shows it: the stored value, else what Inquire reports (a derived value or the default)."""
-    value = record.attrs.get(parameter)
-    return reported(ctx.engine, view.kind, record).get(parameter) if value is None else value
+class _Shown:
+    """One object's attributes as DISPLAY shows them, looked up one at a time: the stored value, else what Inquire
+    reports (a derived value or the default), which is worked out once for the object and only when first needed."""
+
+    __slots__ = ("_ctx", "_reported", "_view", "record")
+
+    def __init__(self, ctx: ConsoleContext, view: KindView, record: NamedObject) -> None:
+        self._ctx, self._view, self.record = ctx, view, record
+        self._reported: dict[int, object] | None = None
+
+    def get(self, parameter: int) -> object:
+        value = self.record.attrs.get(parameter)
+        if value is not None:
+            return value
+        if self._reported is None:
+            self._reported = dict(reported(self._ctx.engine, self._view.kind, self.record))
+        return self._reported.get(parameter)
 
 
 def _detail(ctx: ConsoleContext, view: KindView, record: NamedObject, status: int = 200, ran: Ran | None = None, **extra: object) -> Response:
@@ -424,9 +439,6 @@ def command_text(view: KindView, verb: str, name: str, form: Mapping[str, list[s
     return None
 
 
-_PUBLISH_PERSISTENCE = {"": None, "persistent": mq.MQPER_PERSISTENT, "nonpersistent": mq.MQPER_NOT_PERSISTENT}
-
-
 @route("POST", r"/objects/topic/([^/]+)/publish", messaging=True)
 def publish(ctx: ConsoleContext, request: PageRequest) -> Response:
     """A test publication on a topic object's string, under the viewer's messaging identity (its PUB authority), as
@@ -440,11 +452,11 @@ def publish(ctx: ConsoleContext, request: PageRequest) -> Response:
     try:
         md = ctx.engine.pubsub.publish(
             ctx.session(), topic, request.field("body").encode("utf-8"), request.field("retain") == "1",
-            _PUBLISH_PERSISTENCE.get(request.field("persistence")), held=False,
+            PERSISTENCE_CHOICES.get(request.field("persistence")), held=False,
         )
     except MQIError as error:
         return _detail(ctx, view, record, 422, publish_error=f"The publication failed: {error.reason_name} ({error.reason}).")
-    return _detail(ctx, view, record, published=md.msg_id.hex())  # (lower case, as the Put page and the REST API show ids)
+    return _detail(ctx, view, record, published=hex_id(md.msg_id))  # (as the Put page shows ids)
 
 
 @route("POST", KIND + r"/([^/]+)")

@@ -17,7 +17,7 @@ from urllib.parse import quote
 from pcfserver import mq, names
 from pcfserver.console import forms
 from pcfserver.console.commands import Ran, field_errors, run_mqsc
-from pcfserver.console.messages import body_of, descriptor_rows, hex_id, parse_hex_id, preview, put_time
+from pcfserver.console.messages import PERSISTENCE_CHOICES, body_of, descriptor_rows, hex_id, parse_hex_id, preview, put_time
 from pcfserver.console.web import NEW, SECURITY_HEADERS, ConsoleContext, PageRequest, page, redirect, route
 from pcfserver.dialects import mqsc
 from pcfserver.engine import property_names
@@ -45,7 +45,6 @@ TABS: tuple[tuple[str, str, bool, frozenset[str]], ...] = (
     ("/tail", "Live tail", False, frozenset(("QLOCAL", "QALIAS"))),
     ("/security", "Security", False, frozenset(NOUNS.values())),
 )
-_PERSISTENCE_CHOICES = {"": None, "persistent": mq.MQPER_PERSISTENT, "nonpersistent": mq.MQPER_NOT_PERSISTENT}
 
 
 # -- shared ----------------------------------------------------------------------------------------------------
@@ -384,7 +383,7 @@ def put_message(ctx: ConsoleContext, request: PageRequest, queue: Queue) -> Resp
     errors: dict[str, str] = {}
     upload = request.files.get("file", b"")
     body = upload if upload else fields["body"].encode("utf-8")
-    persistence = _PERSISTENCE_CHOICES.get(fields["persistence"], None)
+    persistence = PERSISTENCE_CHOICES.get(fields["persistence"], None)
     priority: int | None = None
     if fields["priority"]:
         if not fields["priority"].isdigit() or int(fields["priority"]) > 9:
