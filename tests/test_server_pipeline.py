@@ -45,6 +45,12 @@ class GatedEngine:
             raise OSError("disk full")
         self.inner.commit(batch)
 
+    def commit_owing(self, batch: Batch) -> None:
+        self.commit(batch)
+
+    def settle(self) -> None:
+        self.inner.settle()
+
     def abort(self, batch: Batch, exc: BaseException) -> list[list[Message]]:
         return self.inner.abort(batch, exc)
 

@@ -59,7 +59,8 @@ sys.path.insert(0, str(ROOT))
 
 from pcfserver import Integer, Message, String, mq, open_queue_manager  # noqa: E402
 from pcfserver.engine.messages import MessageDescriptor, StoredMessage  # noqa: E402
-from pcfserver.engine.store import md_bytes, presize_wal  # noqa: E402
+from pcfserver.engine.store import md_bytes  # noqa: E402
+from pcfserver.engine.wal import presize_wal  # noqa: E402
 
 BODY = b"x" * 256
 QUEUE = "BENCH.Q"
@@ -502,7 +503,7 @@ def main() -> int:
     if args.count_run:
         count_run(args.count_run[0], int(args.count_run[1]))
         return 0
-    print(f"CPUs available: {len(os.sched_getaffinity(0))}; {len(BODY)}-byte persistent messages; durable commits (SQLite WAL, synchronous=FULL)")
+    print(f"CPUs available: {len(os.sched_getaffinity(0))}; {len(BODY)}-byte persistent messages; durable commits (SQLite WAL, synced before each answer)")
     print("\n(a) in process: put+get pairs/s        pcfserver    SQLite insert+delete   ratio")
     for batch in (int(b) for b in args.batches.split(",")):
         runs = [(in_process(args.messages, batch), sqlite_baseline(args.messages, batch)) for _ in range(max(1, args.rounds))]

@@ -11,7 +11,7 @@ Interface used by the server, the CLI and the tests (the engine never imports tr
     engine.close()
 
 ``data_dir=None`` keeps the registry in memory only.  With a directory, the registry is the
-SQLite database ``registry.sqlite3`` in it (WAL, synchronous=FULL); at first start it holds IBM's
+SQLite database ``registry.sqlite3`` in it (WAL, each commit's log fdatasync'd: pcfserver.engine.wal); at first start it holds IBM's
 default queues, process and namelist and the given queue manager name and CCSID, which later opens keep (a different
 explicit ``qmgr``/``ccsid`` raises :class:`StoreError`).  An engine is not thread-safe: calls
 must be serialised (the server runs it from one task or one worker thread at a time).

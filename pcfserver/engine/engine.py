@@ -512,6 +512,16 @@ class Engine:
         if batch.ops:
             self._store.commit(batch.ops)
 
+    def commit_owing(self, batch: Batch) -> None:
+        """Writes a batch's changes (one transaction) and leaves the sync that makes them durable to :meth:`settle`,
+        which must run before anything reflecting them is answered (pcfserver.engine.wal)."""
+        if batch.ops:
+            self._store.commit_owing(batch.ops)
+
+    def settle(self) -> None:
+        """Returns once every change written is durable; raises if the disk failed to make one durable."""
+        self._store.settle()
+
     def abort(self, batch: Batch, exc: BaseException) -> list[list[Message]]:
         """Undoes a batch whose commit failed; its answers, with MQRC_UNEXPECTED_ERROR for every changing command."""
         log.error("committing %d store operations failed: %s", len(batch.ops), exc)

@@ -4,12 +4,14 @@ The engine keeps the whole registry in memory and hands the store a list of row 
 transaction; :meth:`SqliteStore.commit` writes them in one SQLite transaction and returns only
 once they are durable.
 
-Durability: the database runs in WAL mode with ``synchronous=FULL``.  In WAL mode SQLite appends
-each transaction to the write-ahead log and, with FULL, fsyncs the log before COMMIT returns, so
-a transaction whose commit returned survives a process crash *and* a power loss; a crash before
-that point leaves the previous state (the partial WAL frames fail their checksums and are
-ignored on recovery).  ``synchronous=NORMAL`` would only survive process crashes, which is not
-enough for "an acknowledged command is on disk".
+Durability: the database runs in WAL mode.  SQLite appends each transaction to the write-ahead log
+(``synchronous=NORMAL``: without waiting for the disk), and :mod:`pcfserver.engine.wal` fdatasyncs the
+log before :meth:`SqliteStore.commit` returns, as ``synchronous=FULL`` would inside COMMIT: a
+transaction whose commit returned survives a process crash *and* a power loss; a crash before that
+point leaves the previous state (the partial WAL frames fail their checksums and are ignored on
+recovery).  :meth:`SqliteStore.commit_owing` returns before that sync and leaves it owed
+(:meth:`SqliteStore.settle`): a listener answering a lone client settles it just before its answer
+goes out, having built the answer while the disk wrote.
 
 Journal: a commit writes one row, its operations as plain data (lists, tuples, ints and
 strings, pickled: eight times faster than JSON here, and read back by an unpickler that refuses
@@ -48,6 +50,7 @@ from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, Stri
 from pcfserver.engine.store_batches import HEAD_BY_COLUMN as _HEAD_BY_COLUMN
 from pcfserver.engine.store_batches import MIGRATION as _BATCHES_MIGRATION
 from pcfserver.engine.store_batches import ROWS_PER_INSERT, Batches, MdRecord, MessageRow, insert_many, load_plain
+from pcfserver.engine.wal import WalSync, presize_wal
 
 AttrValue = int | str
 # An object's attribute: an integer, a string, or a list of either (a namelist's Names, a channel's COMPHDR).
@@ -657,6 +660,10 @@ class Store(Protocol):
 
     def commit(self, ops: Sequence[AnyOp]) -> None: ...
 
+    def commit_owing(self, ops: Sequence[AnyOp]) -> None: ...
+
+    def settle(self) -> None: ...
+
     def close(self) -> None: ...
 
 
@@ -669,45 +676,18 @@ class MemoryStore:
     def commit(self, ops: Sequence[AnyOp]) -> None:
         return None
 
+    def commit_owing(self, ops: Sequence[AnyOp]) -> None:
+        return None
+
+    def settle(self) -> None:
+        return None
+
     def close(self) -> None:
         return None
 
 
 class StoreError(RuntimeError):
     """The data directory cannot be used (locked by another process, newer schema, ...)."""
-
-
-_WAL_HEADER = 32  # SQLite's WAL file: a 32-byte header, then frames of a 24-byte header and one page
-_WAL_FRAME_HEADER = 24
-
-
-def presize_wal(db: sqlite3.Connection, path: Path) -> None:
-    """Makes the WAL file of the database at ``path`` (open in ``db``, in WAL mode and locked for itself) as long as
-    it grows before SQLite's automatic checkpoint starts it again from the beginning, written with zeros and synced:
-    every commit then writes over blocks the file has instead of lengthening it (formats/messaging-rules.tsv).
-
-    SQLite reads a WAL's frames from its start up to the first one whose checksum fails, so the zeros past the last
-    frame are read as its end, before and after a crash; only the bytes past the file's end are written.  Errors
-    leave the file as it was (the zeros are a saving, not a need)."""
-    page_size = int(db.execute("PRAGMA page_size").fetchone()[0])
-    frames = int(db.execute("PRAGMA wal_autocheckpoint").fetchone()[0])
-    size = _WAL_HEADER + max(frames, 0) * (_WAL_FRAME_HEADER + page_size)
-    try:
-        fd = os.open(path.with_name(path.name + "-wal"), os.O_WRONLY)  # (SQLite made it: never created here)
-    except OSError:
-        return
-    try:
-        end = os.fstat(fd).st_size
-        if end >= size:
-            return
-        zeros = memoryview(bytes(min(size - end, 1 << 20)))
-        while end < size:
-            end += os.pwrite(fd, zeros[: size - end], end)
-        os.fsync(fd)
-    except OSError:
-        return
-    finally:
-        os.close(fd)
 
 
 def _fsync_directory(path: Path) -> None:
@@ -725,12 +705,14 @@ def _fsync_directory(path: Path) -> None:
 
 
 class SqliteStore:
-    """The registry in ``<data_dir>/registry.sqlite3`` (stdlib sqlite3, WAL, synchronous=FULL)."""
+    """The registry in ``<data_dir>/registry.sqlite3`` (stdlib sqlite3, WAL, each commit's log fdatasync'd)."""
 
     def __init__(self, data_dir: Path) -> None:
         data_dir.mkdir(parents=True, exist_ok=True)
         self.path = data_dir / DB_NAME
         self._batches = Batches()
+        self._wal = WalSync(self.path)
+        self._owing = False  # (set while commit_owing writes: its transaction's sync is left owed)
         # isolation_level=None: no implicit transactions; BEGIN/COMMIT are issued explicitly.
         # check_same_thread=False: the server may call from a worker thread; it serialises calls.
         self._db = sqlite3.connect(
@@ -740,7 +722,7 @@ class SqliteStore:
             mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise StoreError(f"{self.path}: cannot switch to WAL mode (got {mode})")
-            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # (each commit's WAL frames are fdatasync'd by self._wal)
             self._db.execute("PRAGMA secure_delete=FAST")  # (formats/messaging-rules.tsv: a freed page is not rewritten)
             # One owner per registry: the engine caches the whole registry, so a second process
             # writing behind its back would be lost.  EXCLUSIVE keeps the lock once taken.
@@ -753,10 +735,10 @@ class SqliteStore:
                 self._fold()
             _fsync_directory(data_dir)  # the database and WAL file names themselves are durable
         except sqlite3.OperationalError as exc:
-            self._db.close()
+            self._close_files()
             raise StoreError(f"{self.path}: {exc}") from exc
         except BaseException:
-            self._db.close()
+            self._close_files()
             raise
 
     def _version(self) -> int:
@@ -782,6 +764,7 @@ class SqliteStore:
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        self._written()
 
     @property
     def schema_version(self) -> int:
@@ -840,6 +823,28 @@ class SqliteStore:
         except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError) as exc:
             raise StoreError(f"{self.path}: message {seq} has a descriptor that cannot be read: {exc}") from exc
 
+    def commit_owing(self, ops: Sequence[AnyOp]) -> None:
+        """:meth:`commit`, except that it returns once the transaction is in the WAL, its writeback started, and leaves
+        the sync that makes it durable owed: :meth:`settle` must run before anything that reflects it is answered."""
+        self._owing = True
+        try:
+            self.commit(ops)
+        finally:
+            self._owing = False
+
+    def settle(self) -> None:
+        """Returns once every commit so far is durable (at once when none is owed); raises if the disk failed."""
+        self._wal.settle()
+
+    def _written(self) -> None:
+        """A transaction is in the WAL: made durable now, or, in :meth:`commit_owing`, its writeback started."""
+        if self._owing:
+            self._wal.wrote()
+            self._wal.start()
+        else:
+            self._wal.wrote()
+            self._wal.sync()
+
     def commit(self, ops: Sequence[AnyOp]) -> None:
         """Applies ``ops`` in one transaction; returns once it is durable, raises having rolled back.
 
@@ -850,6 +855,8 @@ class SqliteStore:
         """
         if not ops:
             return
+        if self._wal.failure is not None:
+            raise StoreError(f"{self.path}: the disk failed to make an earlier commit durable ({self._wal.failure}); no more changes are taken")
         if len(ops) == 1:  # one put or one get outside a unit of work (a REST request, an MQPUT1): one statement
             op = ops[0]
             kind = type(op)
@@ -903,6 +910,7 @@ class SqliteStore:
         """One statement as a transaction of its own (SQLite's autocommit: durable when it returns, rolled back
         whole if it fails), without BEGIN and COMMIT: 3 us less of a 12 us single-message commit."""
         self._db.execute(sql, params)
+        self._written()
 
     def _transaction(self, write: Callable[[], object]) -> None:
         """``write`` inside BEGIN IMMEDIATE ... COMMIT; rolled back if anything in it raises."""
@@ -917,6 +925,7 @@ class SqliteStore:
                 db.execute("ROLLBACK")
             raise
         self._batches.settle()
+        self._written()
 
     def _read_journal(self) -> _NetEffect:
         """The net effect of what the journal holds (what was committed since the last fold)."""
@@ -969,9 +978,16 @@ class SqliteStore:
     def close(self) -> None:
         """Folds the journal (so the tables alone hold the registry) and closes the database."""
         try:
+            self._wal.settle()
             if self._journal.values:
                 self._fold()
-        except sqlite3.Error:
+        except (sqlite3.Error, OSError):
             pass  # the journal stays; the next open folds it
         finally:
-            self._db.close()
+            self._close_files()
+
+    def _close_files(self) -> None:
+        try:
+            self._db.close()  # (SQLite checkpoints the WAL into the database, syncing both, and deletes the WAL)
+        finally:
+            self._wal.close()

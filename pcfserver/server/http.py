@@ -147,6 +147,7 @@ class _TCPServer(TCPServer):
 
     _held = b""
     head_due: _HeadDue  # (set by HttpServer for each connection)
+    settle: Callable[[], None]  # (the committer's: before anything goes out, every change written is made durable)
 
     async def _read_data(self) -> None:
         await super()._read_data()
@@ -163,17 +164,35 @@ class _TCPServer(TCPServer):
                 self._held = b""
                 if len(data) <= _JOIN_LIMIT:
                     event = RawData(held + data)
-                else:
+                elif await self._durable():
                     await super().protocol_send(RawData(held))
+                else:
+                    return
             elif data[:7] == b"HTTP/1." and data[9:10] != b"1" and data[-4:] == b"\r\n\r\n":
                 self._held = data
                 return
             elif not data:  # the empty end of a body sent already: nothing to send (a lock and a send_all's schedule points)
                 return
+            if not await self._durable():
+                return
         elif type(event) is Closed and self._held:
             held, self._held = self._held, b""
+            if not await self._durable():
+                return
             await super().protocol_send(RawData(held))
         await super().protocol_send(event)
+
+    async def _durable(self) -> bool:
+        """Whether every change written so far is durable (settling the sync a lone request's commit left owed), so
+        that an answer may go out; if the disk failed, the connection is closed instead and False returned."""
+        try:
+            self.settle()
+        except OSError as exc:
+            log.critical("%s: the answer is not sent and the connection closed", exc, extra={"event": "store_failed"})
+            self._held = b""
+            await super().protocol_send(Closed())
+            return False
+        return True
 
 
 class HttpServer:
@@ -332,6 +351,7 @@ class HttpServer:
             state["head_due"] = head_due = _HeadDue()
             server = _TCPServer(self._app, self._hypercorn, self._context, ConnectionState(state), cast(Any, served))
             server.head_due = head_due
+            server.settle = self.committer.settle
             await server.run()
         except Exception:
             log.exception("HTTP connection failed", extra={"event": "error"})
