@@ -118,6 +118,19 @@ def test_a_number_outside_the_tables_range_is_refused_at_the_preview(value: str,
         assert built.errors["MAXDEPTH"] == "MAXDEPTH is 0 to 999,999,999"
 
 
+def test_a_number_field_offers_only_the_words_its_own_range_takes() -> None:
+    """A word another object kind gives the same parameter is not offered: the third console pass found the queue
+    manager page's CCSID offering ASPUB (a COMMINFO's CCSID) and a queue's DEFPRTY offering ASPARENT (a topic's);
+    the queue manager refused both on Run.  A process's APPLTYPE keeps CICS, IMS and the rest (numbers in its range)."""
+    ccsid = forms.qmgr_form({}).field("CCSID")
+    assert ccsid is not None and "ASPUB" not in ccsid.choices and "ASPUB" not in ccsid.hints
+    defprty = forms.queue_form("QLOCAL").field("DEFPRTY")
+    assert defprty is not None and defprty.choices == () and "ASPARENT" not in defprty.hints
+    appltype = forms.kind_form("process").field("APPLTYPE")
+    assert appltype is not None and {"CICS", "IMS", "UNIX"} <= set(appltype.choices)
+    assert "ASPUB" in (forms.kind_form("comminfo").field("CCSID") or ccsid).choices  # (its own word stays)
+
+
 def test_text_the_queue_managers_ccsid_cannot_hold_is_caught_at_preview_naming_the_character() -> None:
     form = forms.kind_form("namelist")
     dashed = forms.define_command(form, "NL1", {"attr.DESCR": ["dash \u2014 here"]}, ccsid=819)

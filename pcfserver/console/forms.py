@@ -150,6 +150,15 @@ def _words(parameter: int, allowed: frozenset[int] | None) -> tuple[dict[str, in
     return out, found.flags
 
 
+def _within(value: int | str, range_text: str) -> bool:
+    """Whether ``value`` lies in a row's range ("0..9"); True for a range this cannot read."""
+    low, _, high = range_text.partition("..")
+    try:
+        return not isinstance(value, int) or int(low) <= value <= int(high)
+    except ValueError:
+        return True
+
+
 def _text(parameter: int, value: object) -> str:
     """A stored value as MQSC writes it: a word, a number, a string, or a comma-separated list."""
     if isinstance(value, (list, tuple)):
@@ -171,6 +180,8 @@ def _field(attr: Attr, row: Mapping[str, str], default: object, qmgr: str, curre
     allowed = frozenset(value_of(w) for w in row.get("values", "").split()) or None
     words, flags = _words(attr.parameter, allowed)
     range_text = row.get("range", "")
+    if allowed is None and range_text:  # (words other kinds give the parameter: a COMMINFO's CCSID(ASPUB) is no QMGR CCSID)
+        words = {word: value for word, value in words.items() if _within(value, range_text)}
     if attr.struct in ("MQCFSL", "MQCFIL"):
         kind = "list"
     elif attr.is_string or attr.struct == "MQCFBS":
