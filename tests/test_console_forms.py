@@ -131,6 +131,22 @@ def test_a_number_field_offers_only_the_words_its_own_range_takes() -> None:
     assert "ASPUB" in (forms.kind_form("comminfo").field("CCSID") or ccsid).choices  # (its own word stays)
 
 
+def test_a_name_is_checked_against_its_own_kinds_length_at_preview() -> None:
+    """A 25-character channel name passed the preview (every name was held to 48) and runmqsc's refusal came on Run;
+    a subscription's 60-character name, which MQ takes (up to 10,240), was refused at preview."""
+    channel = forms.kind_form("channel", "SVRCONN")
+    refused = forms.define_command(channel, "C" * 25, {})
+    assert refused.errors["name"] == "A channel name is at most 20 characters; this one has 25."
+    assert forms.define_command(channel, "C" * 20, {}).ok
+    assert forms.define_command(forms.kind_form("authinfo", "IDPWOS"), "A" * 49, {}).errors["name"].startswith("An authinfo name is at most 48")
+    assert forms.define_command(forms.queue_form("QLOCAL"), "Q" * 49, {}).errors["name"].startswith("A queue name is at most 48")
+    sub = forms.kind_form("sub")
+    long_name = "JMS:QM1:client.id:" + "s" * 42
+    built = forms.define_command(sub, long_name, {"attr.TOPICSTR": ["a/b"]})
+    assert built.ok and f"DEFINE SUB('{long_name}')" in built.command
+    assert "line break" in forms.define_command(sub, "a\nb", {"attr.TOPICSTR": ["a/b"]}).errors["name"]
+
+
 def test_text_the_queue_managers_ccsid_cannot_hold_is_caught_at_preview_naming_the_character() -> None:
     form = forms.kind_form("namelist")
     dashed = forms.define_command(form, "NL1", {"attr.DESCR": ["dash \u2014 here"]}, ccsid=819)

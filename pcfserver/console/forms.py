@@ -401,8 +401,8 @@ def _build(verb: str, form: Form, name: str, submitted: Mapping[str, Sequence[st
         pass
     elif not name:
         errors["name"] = "A name is required."
-    elif len(name) > 48 or any(c in name for c in "'\"() ,\n\r\t"):
-        errors["name"] = "A name is at most 48 characters, with no blanks, quotes, commas or brackets."
+    elif problem := _name_problem(form, name):
+        errors["name"] = problem
     parts: list[str] = []
     changed: list[str] = []
     for f in form.fields:
@@ -440,6 +440,33 @@ def _build(verb: str, form: Form, name: str, submitted: Mapping[str, Sequence[st
     if form.subtype_keyword:
         head += f" {form.subtype_keyword}({form.subtype_word})"
     return Built(" ".join([head, *parts]), {}, tuple(changed))
+
+
+def _name_problem(form: Form, name: str) -> str:
+    """What is wrong with an object's name ("" nothing): longer than its kind's name parameter holds (a channel's 20,
+    a subscription's 10,240, 48 otherwise: the tables' lengths), or characters MQ does not take in it.  A
+    subscription's name may hold blanks and quotes (MQSC quotes it); other names may not."""
+    limit = _name_length(form.table)
+    noun = "subscription" if form.table == "sub" else form.noun.lower() if form.table != "queue" else "queue"
+    a_noun = ("An " if noun[:1] in "aeiou" else "A ") + noun
+    if len(name) > limit:
+        return f"{a_noun} name is at most {limit:,} characters; this one has {len(name):,}."
+    if form.table == "sub":
+        return "A subscription name cannot hold a line break or a tab." if any(c in name for c in "\n\r\t") else ""
+    if any(c in name for c in "'\"() ,\n\r\t"):
+        return f"{a_noun} name has no blanks, quotes, commas or brackets."
+    return ""
+
+
+@cache
+def _name_length(table: str) -> int:
+    """How many characters the parameter that names an object of ``table`` holds (48 for queues)."""
+    kind = kinds.by_key().get(table) if table != "queue" else None
+    if kind is not None:
+        for attr in attributes_of(table):
+            if attr.parameter == kind.name and attr.max_length:
+                return attr.max_length
+    return 48
 
 
 def changed_from(form: Form, submitted: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
