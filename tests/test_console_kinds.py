@@ -87,6 +87,12 @@ def test_key_columns_of_topics_subscriptions_and_listeners(served: Console) -> N
         assert "KIND.SUB<" in client.get(PREFIX + "/objects/sub", params={"name": "KIND.*", "type": "ADMIN"}).text
         assert "KIND.SUB<" not in client.get(PREFIX + "/objects/sub", params={"name": "KIND.*", "type": "API"}).text
         assert re.search(r"<td[^>]*>ADMIN</td>\s*<td[^>]*>YES</td>", subs)
+        # and by DURABLE, a second filter of the subscription list alone (an administrative subscription is durable)
+        assert re.search(r'<select id="filter-flag" name="durable">\s*<option value="">All</option>\s*<option>YES</option><option>NO</option>', subs)
+        assert "KIND.SUB<" in client.get(PREFIX + "/objects/sub", params={"name": "KIND.*", "durable": "yes"}).text
+        non_durable = client.get(PREFIX + "/objects/sub", params={"name": "KIND.*", "durable": "NO", "type": "ADMIN"}).text
+        assert "KIND.SUB<" not in non_durable and "<option selected>NO</option>" in non_durable
+        assert 'id="filter-flag"' not in topics  # (topics have no such filter)
         detail = client.get(PREFIX + "/objects/topic/KIND.TOPIC").text
         assert re.search(r'>TYPE</th><td class="mono">LOCAL</td>', detail)
         listeners = client.get(PREFIX + "/objects/listener", params={"name": "KIND.*"}).text

@@ -288,15 +288,21 @@ class ListQuery:
     descending: bool = False
     page: int = 1
     size: int = 50
+    flag_arg: str = ""  # a second filter's query parameter (a subscription list's "durable"), "" = none
+    flag: str = ""  # the word it chose ("" = any)
 
     @classmethod
-    def of(cls, request: PageRequest, *, types: Collection[str] = (), sorts: Collection[str] = ("name",)) -> ListQuery:
+    def of(
+        cls, request: PageRequest, *, types: Collection[str] = (), sorts: Collection[str] = ("name",), flag: tuple[str, Collection[str]] = ("", ())
+    ) -> ListQuery:
         def number(text: str, default: int) -> int:
             return int(text) if text.isdigit() else default
 
         sort = request.arg("sort", "name")
         size = number(request.arg("size"), 50)
         wanted = request.arg("type").upper()
+        flag_arg, flag_words = flag
+        flag_wanted = request.arg(flag_arg).upper() if flag_arg else ""
         return cls(
             name=request.arg("name").strip()[:256],
             type=wanted if wanted in types else "",
@@ -305,6 +311,8 @@ class ListQuery:
             descending=request.arg("dir") == "desc",
             page=max(1, number(request.arg("page"), 1)),
             size=size if size in PAGE_SIZES else 50,
+            flag_arg=flag_arg,
+            flag=flag_wanted if flag_wanted in flag_words else "",
         )
 
     def matches(self, name: str) -> bool:
@@ -323,6 +331,8 @@ class ListQuery:
             "name": self.name, "type": self.type, "system": "1" if self.system else "", "size": self.size, "sort": self.sort,
             "dir": "desc" if self.descending else "", "page": self.page if self.page > 1 else "",
         }
+        if self.flag_arg:
+            out[self.flag_arg] = self.flag
         out.update(changes)
         return out
 

@@ -45,6 +45,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "comminfo": ("TYPE", "GRPADDR", "PORT"),
 }
 TYPE_FILTERS = {"sub": "SUBTYPE", "service": "SERVTYPE", "topic": "TYPE", "process": "APPLTYPE"}
+# A second filter, a yes/no attribute a list may be narrowed by (its keyword, lower case, is the query parameter).
+FLAG_FILTERS = {"sub": "DURABLE"}
 TITLES = {
     "channel": "Channels", "listener": "Listeners", "service": "Services", "topic": "Topics", "sub": "Subscriptions",
     "process": "Processes", "namelist": "Namelists", "authinfo": "Authentication information objects",
@@ -76,6 +78,8 @@ class KindView:
     type_filter: Column | None  # the attribute the type filter chooses by
     types: tuple[str, ...]  # its words
     has_status: bool
+    flag_filter: Column | None = None  # the attribute the second filter chooses by (FLAG_FILTERS)
+    flag_words: tuple[str, ...] = ()  # its words
 
     @property
     def key(self) -> str:
@@ -107,7 +111,11 @@ def views() -> dict[str, KindView]:
             every = kind.subtype_all
             types = tuple(sorted(w for w, v in words_of(type_filter.parameter).items() if isinstance(v, int) and v != every and w != "ALL"))
         title = TITLES.get(kind.key, kind.key.capitalize() + "s")
-        out[kind.key] = KindView(kind, title, SINGULAR.get(kind.key, kind.key), columns, type_filter, types, kind.key in _NO_LIST_STATUS)
+        flag_filter = _column(kind, FLAG_FILTERS[kind.key]) if kind.key in FLAG_FILTERS else None
+        flag_words = tuple(w for w, v in words_of(flag_filter.parameter).items() if isinstance(v, int) and w != "ALL") if flag_filter else ()
+        out[kind.key] = KindView(
+            kind, title, SINGULAR.get(kind.key, kind.key), columns, type_filter, types, kind.key in _NO_LIST_STATUS, flag_filter, flag_words
+        )
     return out
 
 
@@ -243,7 +251,8 @@ def actions(view: KindView, record: NamedObject, status: str) -> tuple[str, ...]
 # ---------------------------------------------------------------------------------------------- the list
 
 def kind_query(request: PageRequest, view: KindView) -> ListQuery:
-    return ListQuery.of(request, types=view.types, sorts=SORTS if view.has_status else ("name",))
+    flag = (view.flag_filter.keyword.lower(), view.flag_words) if view.flag_filter else ("", ())
+    return ListQuery.of(request, types=view.types, sorts=SORTS if view.has_status else ("name",), flag=flag)
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +286,10 @@ def rows_of(ctx: ConsoleContext, view: KindView, query: ListQuery) -> tuple[list
     if query.type and view.type_filter is not None:
         word = words_of(view.type_filter.parameter).get(query.type)
         wanted = word if isinstance(word, int) else None
+    flag_wanted: int | None = None
+    if query.flag and view.flag_filter is not None:
+        flag_word = words_of(view.flag_filter.parameter).get(query.flag)
+        flag_wanted = flag_word if isinstance(flag_word, int) else None
     chosen: list[_Shown] = []
     hidden = 0
     for name in sorted(table):
@@ -285,6 +298,8 @@ def rows_of(ctx: ConsoleContext, view: KindView, query: ListQuery) -> tuple[list
             continue
         shown_attrs = _Shown(ctx, view, table[name])
         if wanted is not None and view.type_filter is not None and shown_attrs.get(view.type_filter.parameter) != wanted:
+            continue
+        if flag_wanted is not None and view.flag_filter is not None and shown_attrs.get(view.flag_filter.parameter) != flag_wanted:
             continue
         if not visible(ctx, view, name):
             continue
