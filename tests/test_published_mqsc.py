@@ -33,6 +33,24 @@ def test_alter_qmgr_ccsid_is_shown_at_once_and_converts_from_the_next_start(tmp_
     again.close()
 
 
+def test_a_cyrillic_queue_manager_from_a_published_script_converts_in_its_ccsid(tmp_path: Path) -> None:
+    """A published DMZ set-up (tsoyroma/321, create_objects_dmz.mqsc) begins ``alter qmgr force ccsid(866)``: refused with
+    3049, as were 1251, 915, 912 and 923, because only twelve CCSIDs were known.  The single-byte sets IBM MQ converts
+    and Python has a codec for are rows of formats/ccsids.tsv now."""
+    engine = open_engine(tmp_path)
+    for value in (866, 1251, 915, 912, 923, 5348, 878):
+        assert mqsc.run(f"ALTER QMGR CCSID({value})", engine.execute).lines == ["AMQ8005I: IBM MQ queue manager changed."], value
+    assert mqsc.run("alter qmgr force ccsid(866)", engine.execute).lines == ["AMQ8005I: IBM MQ queue manager changed."]
+    engine.close()
+    again = open_engine(tmp_path)
+    assert again.ccsid == 866
+    assert mqsc.run("DEFINE QLOCAL(RU.Q) DESCR('Очередь')", again.execute).lines == ["AMQ8006I: IBM MQ queue created."]
+    [answer] = again.execute(command(mq.MQCMD_INQUIRE_Q, String(mq.MQCA_Q_NAME, "RU.Q")))
+    descr = answer.get(mq.MQCA_Q_DESC)
+    assert isinstance(descr, String) and descr.value.rstrip() == "Очередь" and descr.ccsid == 866
+    again.close()
+
+
 def test_a_ccsid_the_queue_manager_cannot_convert_is_refused_and_changes_nothing() -> None:
     engine = open_engine(None)
     for value in (4321, 0, 70000):
