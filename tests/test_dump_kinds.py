@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pcfserver.dialects import run_script
 from pcfserver.dialects.dump import dump
+from pcfserver.dialects.script import ScriptCommand, read_script
 from pcfserver.engine import open_engine
 from pcfserver.kinds import kinds
 
@@ -43,3 +44,22 @@ def test_a_dump_recreates_every_kind_and_record() -> None:
     replayed = run_script(script, copy.execute)
     assert replayed.exit_code == 0, replayed.text
     assert _dump(copy) == script
+
+
+def test_a_queue_manager_grant_replays_onto_a_queue_manager_of_another_name() -> None:
+    """A helper dumped QM1 with SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('app') and replayed the dump onto QM2: it wrote
+    PROFILE('QM1'), which QM2 took as a record for a name nobody connects to, and app could not connect to QM2.  The
+    dump now leaves PROFILE out for the queue manager's own records (IBM allows it for OBJTYPE(QMGR))."""
+    source = open_engine(None, qmgr="QM1")
+    assert run_script("SET AUTHREC OBJTYPE(QMGR) PRINCIPAL('app') AUTHADD(CONNECT,INQ)", source.execute).exit_code == 0
+    script = dump(source.execute, qmgr_name="QM1", now=lambda: "then")
+    [command] = [e.text for e in read_script(script.splitlines()) if isinstance(e, ScriptCommand) and "OBJTYPE(QMGR)" in e.text]
+    assert command.startswith("SET AUTHREC") and "PROFILE" not in command and "PRINCIPAL('app')" in command
+    other = open_engine(None, qmgr="QM2")
+    assert run_script(script, other.execute).exit_code == 0
+    shown = run_script("DISPLAY ENTAUTH PRINCIPAL('app') OBJTYPE(QMGR)", other.execute).text
+    assert "CONNECT" in shown and "INQ" in shown, shown
+
+
+def test_the_header_says_replace_keeps_messages() -> None:
+    assert "REPLACE sets each object as written and keeps the messages on a queue." in _dump(open_engine(None))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from functools import cache
 
 from pcfserver import kinds, mq
 from pcfserver.codec.ccsid import DEFAULT_CCSID
@@ -239,7 +240,9 @@ def queue_commands(execute: Execute, *, all_attributes: bool = False) -> tuple[M
 
 def authrec_commands(execute: Execute) -> list[Message]:
     """One Set Authority Record per record (profile, object type, principal or group), with its authorities as AuthorityAdd,
-    as dmpmqcfg writes SET AUTHREC lines: a replay onto a new queue manager grants the same."""
+    as dmpmqcfg writes SET AUTHREC lines: a replay onto a new queue manager grants the same.  A queue manager record
+    names no profile (IBM lets SET AUTHREC leave PROFILE out for OBJTYPE(QMGR)): replayed onto a queue manager of
+    another name, it grants on that one, where PROFILE('QM1') would have granted on a name nobody connects to."""
     options = mq.MQAUTHOPT_NAME_AS_WILDCARD | mq.MQAUTHOPT_ENTITY_EXPLICIT
     answer = execute(Message(mq.MQCMD_INQUIRE_AUTH_RECS, (Integer(mq.MQIACF_AUTH_OPTIONS, options), String(mq.MQCACF_AUTH_PROFILE_NAME, "**"))))
     failed = failure(answer)
@@ -248,6 +251,12 @@ def authrec_commands(execute: Execute) -> list[Message]:
     if failed is not None:
         raise ExecuteError(f"the queue manager refused {mq.MQCMD_INQUIRE_AUTH_RECS}: reason {failed.reason}")
     out: list[Message] = []
+
+    @cache
+    def own_name() -> str:
+        [qmgr] = _ask(execute, Message(mq.MQCMD_INQUIRE_Q_MGR, (IntegerList(mq.MQIACF_Q_MGR_ATTRS, (mq.MQCA_Q_MGR_NAME,)),)))
+        return (qmgr.str_value(mq.MQCA_Q_MGR_NAME) or "").rstrip()
+
     for record in answer:
         profile = (record.str_value(mq.MQCACF_AUTH_PROFILE_NAME) or "").rstrip()
         entity = (record.str_value(mq.MQCACF_ENTITY_NAME) or "").rstrip()
@@ -255,6 +264,8 @@ def authrec_commands(execute: Execute) -> list[Message]:
         if not isinstance(auths, IntegerList) or not auths.values:
             continue
         who = mq.MQCACF_GROUP_ENTITY_NAMES if record.int_value(mq.MQIACF_ENTITY_TYPE) == mq.MQZAET_GROUP else mq.MQCACF_PRINCIPAL_ENTITY_NAMES
+        if record.int_value(mq.MQIACF_OBJECT_TYPE) == mq.MQOT_Q_MGR and profile == own_name():
+            profile = ""  # (the queue manager's own: whichever one the script is replayed onto)
         out.append(
             Message(
                 mq.MQCMD_SET_AUTH_REC,
@@ -285,7 +296,7 @@ def dump(
     records = authrec_commands(execute) + chlauth_commands(execute) + policy_commands(execute)
     stamp = now() if now is not None else time.strftime("%Y-%m-%d %H.%M.%S")
     what = "every attribute" if all_attributes else "attributes that differ from the defaults"
-    header = [f"pcfserver dump of queue manager {qmgr_name}".rstrip(), f"Generated {stamp}; {what}; REPLACE recreates each queue."]
+    header = [f"pcfserver dump of queue manager {qmgr_name}".rstrip(), f"Generated {stamp}; {what}; REPLACE sets each object as written and keeps the messages on a queue."]
     lines: list[str] = []
     # Kinds with no MQOT type (subscriptions) name queues and topic objects: written after the queues, as dmpmqcfg
     # writes subscriptions last (K).
