@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from pcfserver import mq
 from pcfserver.codec import Integer, IntegerFilter, IntegerList, Message, String, StringFilter, StringList
 from pcfserver.dialects import CommandSyntaxError, UnknownCommandError, mqsc, parse_command, render_answer, render_command
 from pcfserver.dialects.mqsc import layout
+from pcfserver.dialects.script import ScriptCommand, read_script
 from pcfserver.engine import responses
 from tests.dialect_support import Recorder
 
@@ -511,3 +514,23 @@ def test_a_move_that_finds_no_queue_names_the_missing_one() -> None:
     assert mqsc.run("MOVE QLOCAL(SRC) TOQLOCAL(NOPE)", move_refused).lines == ["AMQ8147E: IBM MQ object NOPE not found."]
     assert mqsc.run("MOVE QLOCAL(NOPE) TOQLOCAL(SRC)", move_refused).lines == ["AMQ8147E: IBM MQ object NOPE not found."]
     assert mqsc.run("MOVE QLOCAL(GONE) TOQLOCAL(SRC)", move_refused).lines == ["AMQ8147E: IBM MQ object GONE not found."]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=" *'+-;/#abcXYZ09.", min_size=0, max_size=4000))
+@example("/".join(f"level{i:03d}" for i in range(500)))  # (the helper's 4,499 characters)
+@example(" *" * 1500)
+@example("'" * 1200)
+@example("a" * 997 + " " * 10 + "*" * 10)
+def test_a_script_line_too_long_for_runmqsc_is_continued_and_reads_back_the_same(value: str) -> None:
+    """dump wrote a 4,499-character topic string on one 4,516-character line; runmqsc reads lines of up to 2048
+    characters.  Every line is now at most mqsc.SCRIPT_LINE long, cut with '-' continuations that read back to the
+    same text whatever it holds (blanks, '*', quotes, '+', '-', ';')."""
+    message = Message(
+        mq.MQCMD_CREATE_TOPIC,
+        (String(mq.MQCA_TOPIC_NAME, "LONG.TOPIC"), String(mq.MQCA_TOPIC_STRING, "t/" + value), String(mq.MQCA_TOPIC_DESC, value[:64])),
+    )
+    lines = mqsc.render_script_lines(message)
+    assert max(len(line) for line in lines) <= mqsc.SCRIPT_LINE
+    [command] = [event for event in read_script(lines) if isinstance(event, ScriptCommand)]
+    assert parse_command(command.text) == [message]

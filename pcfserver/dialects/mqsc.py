@@ -765,12 +765,40 @@ def render_command(message: Message, *, quote_all: bool = False) -> str:
     return " ".join(render_parts(message, quote_all=quote_all))
 
 
+SCRIPT_LINE = 1000  # the longest script line written; IBM's runmqsc reads lines of up to 2048 characters on Multiplatforms
+
+
 def render_script_lines(message: Message, *, quote_all: bool = True) -> list[str]:
-    """The command as dmpmqcfg lays it out: one parameter per line, ``+`` continuations."""
+    """The command as dmpmqcfg lays it out: one parameter per line, ``+`` continuations.  A parameter too long for one
+    line (a topic string of thousands of characters) goes on over several (:func:`_folded`)."""
     parts = render_parts(message, quote_all=quote_all)
-    if len(parts) == 1:
-        return parts
-    return [f"{parts[0]} +", *(f"   {p} +" for p in parts[1:-1]), f"   {parts[-1]}"]
+    lines = [parts[0], *(f"   {p}" for p in parts[1:])]
+    out: list[str] = []
+    for i, text in enumerate(lines):
+        out += _folded(text, SCRIPT_LINE - 4)
+        if i < len(lines) - 1:
+            out[-1] += " +"
+    return out
+
+
+def _folded(text: str, width: int) -> list[str]:
+    """``text`` as script lines of at most ``width`` + 3 characters.  Each but the last ends in ``-``, which continues
+    from the first column of the next line, inside a quoted string too; the cut falls where the piece before it does
+    not end in a blank and the next does not start with one (a reader may trim them) or with ``*`` (a line that starts
+    with ``*`` is a comment).  Where no such place is near, a blank may start the next piece; in a run of ``*`` the
+    piece ends in ``+`` instead, which continues from the next line's first non-blank, and the next starts indented."""
+    out: list[str] = []
+    while len(text) > width:
+        span = range(width, width // 2, -1)
+        cut = next((i for i in span if text[i - 1] != " " and text[i] not in " *"), 0) or next((i for i in span if text[i] != "*"), 0)
+        if cut:
+            out.append(text[:cut] + "-")
+            text = text[cut:]
+        else:
+            out.append(text[:width] + "+")
+            text = "   " + text[width:]
+    out.append(text)
+    return out
 
 
 # ---------------------------------------------------------------------------------- answers
