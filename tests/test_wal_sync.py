@@ -162,6 +162,8 @@ async def test_a_failed_sync_sends_no_answer_and_nothing_is_acknowledged_after_i
         with pytest.raises(PcfConnectionClosed):
             async with connect(*pcf) as client:
                 await client.execute(Message(mq.MQCMD_INQUIRE_Q_NAMES, (String(mq.MQCA_Q_NAME, "*"),)))
+        await trio.sleep(0.5)  # (the access log writes its lines 0.1 s after the first)
+    assert log.events("http") == []  # no answer went out, so the access log has no line claiming one
     failures = log.events("store_failed")
     assert failures[0]["level"] == "critical" and "Input/output error" in failures[0]["msg"] and "not sent" in failures[0]["msg"]
     service.shutdown()

@@ -126,12 +126,14 @@ _JOIN_LIMIT = 64 * 1024  # a response's body up to this size goes out in one sen
 
 class _HeadDue:
     """Whether the connection's next write is an answer's head (set as the application starts its answer): only then
-    is a status line completed, never in a body that happens to begin like one."""
+    is a status line completed, never in a body that happens to begin like one; and whether an answer was withheld
+    because the store failed to make a change durable (the access log then has no line for it)."""
 
-    __slots__ = ("due",)
+    __slots__ = ("due", "withheld")
 
     def __init__(self) -> None:
         self.due = False
+        self.withheld = False
 
 
 class _TCPServer(TCPServer):
@@ -190,6 +192,7 @@ class _TCPServer(TCPServer):
         except OSError as exc:
             log.critical("%s: the answer is not sent and the connection closed", exc, extra={"event": "store_failed"})
             self._held = b""
+            self.head_due.withheld = True
             await super().protocol_send(Closed())
             return False
         return True
@@ -385,7 +388,7 @@ class HttpServer:
                 self._answered.set()
         self.requests += 1
         access = self._access
-        if access.enabled():
+        if access.enabled() and not (head_due is not None and head_due.withheld):  # (one line per answered request)
             access.add(peer, scope["method"], request.path if request else scope.get("path", ""), kind, response.status, int((time.perf_counter() - started) * 1e6))
             if len(access.pending) >= ACCESS_BATCH:
                 access.flush()
