@@ -57,6 +57,14 @@ def test_define_a_queue_with_the_form_and_find_it_over_pcf(driver: Any, served: 
     sign_in(driver, served, "admin", "adminpw")
     driver.find_element(_by("ID"), "create-queue").click()
     wait_for(driver, lambda d: "/queues/+new" in d.current_url)
+    # a name too long is kept as typed and refused at preview (the field once cut the 49th character off silently)
+    driver.find_element(_by("ID"), "queue-name").send_keys("WEB." + "X" * 45)
+    driver.find_element(_by("ID"), "preview").click()
+    wait_for(driver, lambda d: d.find_elements(_by("ID"), "queue-name-error"))
+    assert driver.find_element(_by("ID"), "queue-name-error").text == "A queue name is at most 48 characters; this one has 49."
+    assert len(driver.find_element(_by("ID"), "queue-name").get_attribute("value")) == 49
+    assert not driver.find_elements(_by("ID"), "mqsc-command")
+    driver.find_element(_by("ID"), "queue-name").clear()
     # choosing another type keeps what was typed (the types are buttons of the form)
     driver.find_element(_by("ID"), "queue-name").send_keys("WEB.MADE")
     driver.find_element(_by("ID"), "f-descr").send_keys("from a browser")

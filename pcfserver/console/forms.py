@@ -121,6 +121,11 @@ class Built:
 # -- building forms ------------------------------------------------------------------------------------------
 
 
+def a_or_an(noun: str) -> str:
+    """``noun`` with its indefinite article: "a channel", "an authentication information object"."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
 def label_of(name: str) -> str:
     """A PCF name as words: BackoutThreshold -> Backout threshold, QDesc -> Description, CFStructure -> CF structure."""
     words = [_SPELLED.get(w, w) for w in _CAMEL.sub(" ", name).split()]
@@ -430,7 +435,7 @@ def _build(verb: str, form: Form, name: str, submitted: Mapping[str, Sequence[st
         sent = submitted.get(f.form_name)
         value = sent[0] if sent else (f.current or "") if against_current else f.default
         if not value.strip():
-            kind = f"a {form.noun.lower()}" + (f" of type {form.subtype_word}" if form.subtype_word else "")
+            kind = a_or_an(form.noun.lower()) + (f" of type {form.subtype_word}" if form.subtype_word else "")
             errors[f.keyword] = f"{f.keyword} is required for {kind}."
     if errors:
         return Built("", errors, tuple(changed))
@@ -448,7 +453,7 @@ def _name_problem(form: Form, name: str) -> str:
     subscription's name may hold blanks and quotes (MQSC quotes it); other names may not."""
     limit = _name_length(form.table)
     noun = "subscription" if form.table == "sub" else form.noun.lower() if form.table != "queue" else "queue"
-    a_noun = ("An " if noun[:1] in "aeiou" else "A ") + noun
+    a_noun = a_or_an(noun).capitalize()
     if len(name) > limit:
         return f"{a_noun} name is at most {limit:,} characters; this one has {len(name):,}."
     if form.table == "sub":

@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, quote, urlencode
 import jinja2
 
 from pcfserver.codec import Message
+from pcfserver.console.forms import a_or_an
 from pcfserver.console.secrets import mask_text
 from pcfserver.rest.http import Response
 
@@ -180,6 +181,7 @@ def environment() -> jinja2.Environment:
     env.globals["nav"] = nav
     env.filters["q"] = lambda s: quote(str(s), safe="")
     env.filters["masked"] = mask_text  # (console/secrets.py: a password typed into a form is not shown back in its preview)
+    env.filters["a"] = a_or_an
     env.globals["urlencode"] = lambda **kw: urlencode({k: v for k, v in kw.items() if v not in ("", None)})
     return env
 

@@ -490,7 +490,7 @@ def kind_command(ctx: ConsoleContext, request: PageRequest) -> Response:
         return alter(ctx, request, view, record)
     text = command_text(view, verb, name, request.form)
     if text is None:
-        return page(ctx, "message.html", 400, title="Not an action", text=f"{verb or 'Nothing'} is not an action on a {view.singular}.")
+        return page(ctx, "message.html", 400, title="Not an action", text=f"{verb or 'Nothing'} is not an action on {forms.a_or_an(view.singular)}.")
     ran = run_mqsc(ctx, text)
     after = ctx.engine.objects.get(view.kind.object_type, name)
     if after is None:  # deleted
@@ -503,7 +503,7 @@ def kind_command(ctx: ConsoleContext, request: PageRequest) -> Response:
 
 def _form_page(ctx: ConsoleContext, view: KindView, form: forms.Form, *, name: str, creating: bool, status: int = 200,
                built: forms.Built | None = None, ran: Ran | None = None) -> Response:
-    title = f"Create a {view.singular}" if creating else f"Alter {view.singular} {name}"
+    title = f"Create {forms.a_or_an(view.singular)}" if creating else f"Alter {view.singular} {name}"
     return page(
         ctx, "kind_form.html", status, title=title, view=view, form=form, name=name, creating=creating,
         errors=built.errors if built is not None else {}, command=built.command if built is not None else "", ran=ran,
