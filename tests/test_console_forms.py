@@ -131,6 +131,14 @@ def test_a_number_field_offers_only_the_words_its_own_range_takes() -> None:
     assert "ASPUB" in (forms.kind_form("comminfo").field("CCSID") or ccsid).choices  # (its own word stays)
 
 
+def test_a_ccsid_the_queue_manager_cannot_convert_is_caught_at_preview() -> None:
+    """A helper typed CCSID 12345 on the queue manager page: the preview passed it and Run got 3049."""
+    form = forms.qmgr_form({})
+    refused = forms.alter_command(form, "", {"attr.CCSID": ["12345"]})
+    assert refused.errors["CCSID"].startswith("CCSID 12345 is not one the queue manager converts")
+    assert forms.alter_command(form, "", {"attr.CCSID": ["1251"]}).command == "ALTER QMGR CCSID(1251)"
+
+
 def test_a_name_is_checked_against_its_own_kinds_length_at_preview() -> None:
     """A 25-character channel name passed the preview (every name was held to 48) and runmqsc's refusal came on Run;
     a subscription's 60-character name, which MQ takes (up to 10,240), was refused at preview."""

@@ -176,6 +176,14 @@ def test_create_alter_and_delete_through_the_forms(served: Console) -> None:
         topic = _post(client, "/objects/topic/+new", {"name": "KIND.T2", "attr.TOPICSTR": "kind/a", "step": "run"})
         assert topic.status_code == 422 and "MQRCCF_TOPICSTR_ALREADY_EXISTS" in topic.text
         assert 'href="#f-topicstr">TOPICSTR</a>: The queue manager refused it: MQRCCF_TOPICSTR_ALREADY_EXISTS (3300).' in topic.text
+        # ... with what the field needs where formats/console-reasons.tsv says (a subscription with no DEST)
+        no_dest = _post(client, "/objects/sub/+new", {"name": "KIND.NO.DEST", "attr.TOPICSTR": "kind/b", "step": "run"})
+        assert no_dest.status_code == 422 and "MQRCCF_DEST_NAME_ERROR (3316). A subscription with DESTCLAS(PROVIDED) needs DEST" in no_dest.text
+        # the error summary names the Name field first, linked, and uses "an" where it must (a helper's chromium pass)
+        long_name = _post(client, "/objects/authinfo/+new", {"type": "CRLLDAP", "name": "A" * 49, "step": "preview"})
+        summary = long_name.text[long_name.text.index('id="form-errors"'):]
+        assert summary.index('href="#f-name">Name</a>: An authinfo name is at most 48 characters; this one has 49.') < summary.index("CONNAME is required for an authinfo of type CRLLDAP.")
+        assert "Create an authentication information object" in client.get(PREFIX + "/objects/authinfo/+new").text
         edit = client.get(PREFIX + "/objects/channel/KIND.MADE", params={"edit": "1"}).text
         assert 'value="made here"' in edit
         altered = _post(client, "/objects/channel/KIND.MADE", {"action": "ALTER", "attr.DESCR": "changed", "attr.MAXMSGL": "1000", "step": "run"})

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from pcfserver.console.secrets import mask_text
 from pcfserver.console.web import ConsoleContext
 from pcfserver.dialects import mqsc
 from pcfserver.dialects.outcome import OK
 from pcfserver.dialects.script import ScriptCommand, read_script
+from pcfserver.tables import read_table
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,11 +30,19 @@ def field_errors(ran: Ran) -> dict[str, str]:
     """The keywords a failed command's answer names (AMQ8101S ... Reason 3228 MQRCCF_PARM_MISSING for TOPICSTR.), each
     with what the queue manager said: a form marks those fields, as it marks what it checks itself."""
     out: dict[str, str] = {}
+    said = _what_fields_need()
     for line in ran.lines:
         found = _REFUSED_FIELD.search(line)
         if found is not None:
-            out[found[3]] = f"The queue manager refused it: {found[2]} ({found[1]})."
+            need = said.get((found[2], found[3]))
+            out[found[3]] = f"The queue manager refused it: {found[2]} ({found[1]})." + (f" {need}" if need else "")
     return out
+
+
+@cache
+def _what_fields_need() -> dict[tuple[str, str], str]:
+    """(reason, keyword) -> what the field needs (formats/console-reasons.tsv)."""
+    return {(row["reason"], row["keyword"]): row["text"] for row in read_table("console-reasons.tsv")}
 
 
 def run_mqsc(ctx: ConsoleContext, text: str) -> Ran:

@@ -421,6 +421,8 @@ def _build(verb: str, form: Form, name: str, submitted: Mapping[str, Sequence[st
         if not given.strip() and f.kind in ("select", "number"):
             continue  # nothing chosen: the default (or the current value) stays
         part, error = _part(f, given)
+        if not error and form.table == "qmgr" and f.keyword == "CCSID" and given.strip().isdigit() and codec_for(int(given)) is None:
+            error = f"CCSID {int(given)} is not one the queue manager converts (819, 1208, 1252, 850 and 37 are among those it does)."
         if not error and f.kind in ("text", "list", "password") and (char := _outside(given, ccsid)):
             # (the queue manager keeps text in its CCSID and refuses what it cannot hold: MQRCCF_PARM_VALUE_ERROR)
             error = f"{char!r} (U+{ord(char):04X}) is not in the queue manager's character set (CCSID {ccsid}): type it another way"
