@@ -87,7 +87,7 @@ def test_list_attributes_become_mqsc_lists() -> None:
     assert parsed is not None and parsed.str_value(mq.MQCACH_CONNECTION_NAME) == "host(1414)"
 
 
-@pytest.mark.parametrize("table", ["queue", *kinds.keys()])
+@pytest.mark.parametrize("table", ["queue", "qmgr", *kinds.keys()])
 def test_every_settable_attribute_has_a_description(table: str) -> None:
     """The forms' help lines start with the table's description column: a row an administrator may set has one (one line,
     plain, short), so that a row added without one fails here."""
@@ -129,6 +129,17 @@ def test_a_number_field_offers_only_the_words_its_own_range_takes() -> None:
     appltype = forms.kind_form("process").field("APPLTYPE")
     assert appltype is not None and {"CICS", "IMS", "UNIX"} <= set(appltype.choices)
     assert "ASPUB" in (forms.kind_form("comminfo").field("CCSID") or ccsid).choices  # (its own word stays)
+
+
+def test_the_queue_manager_page_says_what_each_field_does_in_words() -> None:
+    """A chromium pass found the queue manager page's 78 fields without a description line and with labels such as
+    "Queue mgr description", "Coded char set id", "Conn auth" and "Rev dns"."""
+    form = forms.qmgr_form({})
+    labels = {f.keyword: f.label for f in form.fields}
+    assert labels["DESCR"] == "Queue manager description" and labels["CCSID"] == "Coded character set ID"
+    assert labels["CONNAUTH"] == "Connection authentication" and labels["REVDNS"] == "Reverse DNS"
+    ccsid = form.field("CCSID")
+    assert ccsid is not None and ccsid.description.startswith("Character set the queue manager holds its text in")
 
 
 def test_a_ccsid_the_queue_manager_cannot_convert_is_caught_at_preview() -> None:

@@ -41,7 +41,10 @@ QUEUE_NOUN_OF_TYPE = {QUEUE_TYPES[word]: noun for noun, word in QUEUE_NOUNS.item
 FIRST = ("DESCR",)  # shown before the table's order: what people set most
 _NUMBER = re.compile(r"^-?[0-9]+$")
 _RANGE = re.compile(r"^(-?[0-9]+)\.\.(-?[0-9]+)$")  # a table's range column, min..max
-_SPELLED = {"Q": "Queue", "Desc": "Description", "Def": "Default", "Msg": "Message", "Dist": "Distribution"}
+_SPELLED = {
+    "Q": "Queue", "Desc": "Description", "Def": "Default", "Msg": "Message", "Dist": "Distribution", "Mgr": "Manager",
+    "Char": "Character", "Clus": "Cluster", "Conn": "Connection", "Auth": "Authentication", "Rev": "Reverse", "Dns": "DNS", "Id": "ID",
+}
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
