@@ -81,6 +81,7 @@ def test_create_a_channel_with_its_form(admin: Any, served: Console) -> None:
     # Enter in a field previews (the form's first submit button is a hidden preview, not "Show the fields")
     from selenium.webdriver.common.keys import Keys
 
+    assert not admin.find_elements(_by("ID"), "run-command")  # nothing runs before it is previewed
     admin.find_element(_by("ID"), "f-descr").send_keys(Keys.ENTER)
     entered = wait_for(admin, lambda d: d.find_elements(_by("ID"), "mqsc-command"))[0]
     assert entered.text == "DEFINE CHANNEL(BR.APP.SVRCONN) CHLTYPE(SVRCONN) DESCR('made in a browser')"
