@@ -85,7 +85,10 @@ def test_create_a_channel_with_its_form(admin: Any, served: Console) -> None:
     admin.find_element(_by("ID"), "f-descr").send_keys(Keys.ENTER)
     entered = wait_for(admin, lambda d: d.find_elements(_by("ID"), "mqsc-command"))[0]
     assert entered.text == "DEFINE CHANNEL(BR.APP.SVRCONN) CHLTYPE(SVRCONN) DESCR('made in a browser')"
+    from selenium.webdriver.support import expected_conditions
+
     admin.find_element(_by("ID"), "preview-command").click()
+    wait_for(admin, expected_conditions.staleness_of(entered))  # (the page the Enter key previewed on is replaced)
     preview = wait_for(admin, lambda d: d.find_element(_by("ID"), "mqsc-command"))
     assert preview.text == "DEFINE CHANNEL(BR.APP.SVRCONN) CHLTYPE(SVRCONN) DESCR('made in a browser')"
     admin.find_element(_by("ID"), "run-command").click()
