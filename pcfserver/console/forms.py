@@ -160,11 +160,8 @@ def _words(parameter: int, allowed: frozenset[int] | None) -> tuple[dict[str, in
 
 def _within(value: int | str, range_text: str) -> bool:
     """Whether ``value`` lies in a row's range ("0..9"); True for a range this cannot read."""
-    low, _, high = range_text.partition("..")
-    try:
-        return not isinstance(value, int) or int(low) <= value <= int(high)
-    except ValueError:
-        return True
+    bounds = _RANGE.match(range_text)
+    return not isinstance(value, int) or bounds is None or int(bounds[1]) <= value <= int(bounds[2])
 
 
 def _text(parameter: int, value: object) -> str:

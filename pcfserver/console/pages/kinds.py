@@ -282,14 +282,12 @@ def visible(ctx: ConsoleContext, view: KindView, name: str) -> bool:
 def rows_of(ctx: ConsoleContext, view: KindView, query: ListQuery) -> tuple[list[Row], int, int]:
     """One page of rows, how many objects match and how many SYSTEM ones are left out; only the page's rows are built."""
     table = ctx.engine.objects.by_type.get(view.kind.object_type, {})
-    wanted: int | None = None
-    if query.type and view.type_filter is not None:
-        word = words_of(view.type_filter.parameter).get(query.type)
-        wanted = word if isinstance(word, int) else None
-    flag_wanted: int | None = None
-    if query.flag and view.flag_filter is not None:
-        flag_word = words_of(view.flag_filter.parameter).get(query.flag)
-        flag_wanted = flag_word if isinstance(flag_word, int) else None
+    # (parameter, value) each object must show: what the type filter and the second filter chose
+    wanted = [
+        (column.parameter, chosen_value)
+        for column, word in ((view.type_filter, query.type), (view.flag_filter, query.flag))
+        if column is not None and word and isinstance(chosen_value := words_of(column.parameter).get(word), int)
+    ]
     chosen: list[_Shown] = []
     hidden = 0
     for name in sorted(table):
@@ -297,9 +295,7 @@ def rows_of(ctx: ConsoleContext, view: KindView, query: ListQuery) -> tuple[list
         if not left_out and not query.matches(name):
             continue
         shown_attrs = _Shown(ctx, view, table[name])
-        if wanted is not None and view.type_filter is not None and shown_attrs.get(view.type_filter.parameter) != wanted:
-            continue
-        if flag_wanted is not None and view.flag_filter is not None and shown_attrs.get(view.flag_filter.parameter) != flag_wanted:
+        if any(shown_attrs.get(parameter) != chosen_value for parameter, chosen_value in wanted):
             continue
         if not visible(ctx, view, name):
             continue
