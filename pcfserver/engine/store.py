@@ -838,11 +838,10 @@ class SqliteStore:
 
     def _written(self) -> None:
         """A transaction is in the WAL: made durable now, or, in :meth:`commit_owing`, its writeback started."""
+        self._wal.wrote()
         if self._owing:
-            self._wal.wrote()
             self._wal.start()
         else:
-            self._wal.wrote()
             self._wal.sync()
 
     def commit(self, ops: Sequence[AnyOp]) -> None:

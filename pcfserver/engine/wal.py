@@ -137,7 +137,7 @@ class WalSync:
 
     def settle(self) -> None:
         """:meth:`sync` if a commit is owed (the listeners call it before any answer leaves)."""
-        if self.synced < self.written or self.failure is not None:
+        if self.owing or self.failure is not None:
             self.sync()
 
     def _descriptor(self) -> int | None:

@@ -234,6 +234,17 @@ class Committer:
         if self.pipelined is not None:
             self.pipelined.settle()
 
+    def unsettled(self) -> OSError | None:
+        """:meth:`settle` for a listener about to answer: None when the answer may go out; else the disk's failure,
+        logged here at CRITICAL (event store_failed), and the answer must not go out: the listener closes the
+        connection instead."""
+        try:
+            self.settle()
+        except OSError as exc:
+            log.critical("%s: the answer is not sent and the connection closed", exc, extra={"event": "store_failed"})
+            return exc
+        return None
+
     def close(self) -> None:
         self._closing = True
         self._wake()

@@ -617,11 +617,9 @@ class PcfServer:
         if conn.closed or conn.dead is not None:
             self._answered(conn, commands)
             return
-        try:
-            self.committer.settle()  # (an answer may reflect a change an HTTP request's commit left owed)
-        except OSError as exc:
-            log.critical("%s: the answer is not sent and the connection closed", exc, extra={"event": "store_failed"})
-            self._kill(conn, f"closed: {exc}")
+        failed = self.committer.unsettled()  # (an answer may reflect a change an HTTP request's commit left owed)
+        if failed is not None:
+            self._kill(conn, f"closed: {failed}")
             self._answered(conn, commands)
             return
         if conn.unsent:

@@ -149,7 +149,7 @@ class _TCPServer(TCPServer):
 
     _held = b""
     head_due: _HeadDue  # (set by HttpServer for each connection)
-    settle: Callable[[], None]  # (the committer's: before anything goes out, every change written is made durable)
+    unsettled: Callable[[], OSError | None]  # (the committer's: before anything goes out, every change written is made durable)
 
     async def _read_data(self) -> None:
         await super()._read_data()
@@ -187,15 +187,12 @@ class _TCPServer(TCPServer):
     async def _durable(self) -> bool:
         """Whether every change written so far is durable (settling the sync a lone request's commit left owed), so
         that an answer may go out; if the disk failed, the connection is closed instead and False returned."""
-        try:
-            self.settle()
-        except OSError as exc:
-            log.critical("%s: the answer is not sent and the connection closed", exc, extra={"event": "store_failed"})
-            self._held = b""
-            self.head_due.withheld = True
-            await super().protocol_send(Closed())
-            return False
-        return True
+        if self.unsettled() is None:
+            return True
+        self._held = b""
+        self.head_due.withheld = True
+        await super().protocol_send(Closed())
+        return False
 
 
 class HttpServer:
@@ -354,7 +351,7 @@ class HttpServer:
             state["head_due"] = head_due = _HeadDue()
             server = _TCPServer(self._app, self._hypercorn, self._context, ConnectionState(state), cast(Any, served))
             server.head_due = head_due
-            server.settle = self.committer.settle
+            server.unsettled = self.committer.unsettled
             await server.run()
         except Exception:
             log.exception("HTTP connection failed", extra={"event": "error"})
