@@ -25,6 +25,10 @@ message layer, only SQLite.  Their ratios to the bare server are about the most 
 SQLite, can reach in that row on this machine's disk and CPUs; each line ends with pcfserver's one-client rate
 against that floor's (the median of the rounds' ratios).
 
+``--mix``: every row puts bodies of mixed sizes instead of 256 bytes each, as real traffic does: half from 256 B to
+1 KB, 30% to 8 KB, 15% to 64 KB and 5% to 512 KB (``MIX_BANDS``; 1,000 bodies from a fixed seed, taken in turn).
+The baselines put the same bodies; of the floors only the SQLite one is run, committing each request's own body.
+
 ``--instructions`` (needs valgrind): the same comparisons counted in CPU instructions instead of time, which
 do not move with the machine's load: (a) commit every 100, ours and the SQLite baseline; (b) one REST client,
 our server and the bare one.  Each figure is the difference of two run lengths divided by the difference of
@@ -38,8 +42,10 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import math
 import os
 import pstats
+import random
 import re
 import shutil
 import signal
@@ -64,6 +70,35 @@ from pcfserver.engine.wal import presize_wal  # noqa: E402
 
 BODY = b"x" * 256
 QUEUE = "BENCH.Q"
+# The bodies the runs put, in turn: one 256-byte body (issue 21's shape), or with --mix a mix of sizes as real traffic has.
+BODIES = [BODY]
+# --mix: (share, smallest, largest) bands of sizes, log-uniform within each: mostly small messages, a tail of large ones.
+MIX_BANDS = ((0.50, 256, 1024), (0.30, 1024, 8192), (0.15, 8192, 65536), (0.05, 65536, 524288))
+
+
+def mixed_bodies(count: int = 1000, seed: int = 21) -> list[bytes]:
+    """``count`` text bodies with sizes drawn from ``MIX_BANDS`` (always the same ones for the same seed)."""
+    rng = random.Random(seed)
+    bodies = []
+    for band in rng.choices(MIX_BANDS, weights=[b[0] for b in MIX_BANDS], k=count):
+        size = int(math.exp(rng.uniform(math.log(band[1]), math.log(band[2]))))
+        bodies.append(bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz ") for _ in range(64)) * (size // 64) + b"x" * (size % 64))
+    return bodies
+
+
+def describe_bodies() -> str:
+    if len(BODIES) == 1:
+        return f"{len(BODIES[0])}-byte persistent messages"
+    sizes = sorted(len(b) for b in BODIES)
+    bands = ", ".join(f"{share:.0%} {_size(low)}-{_size(high)}" for share, low, high in MIX_BANDS)
+    return (
+        f"persistent messages of mixed sizes ({len(sizes):,} bodies taken in turn: {bands}; "
+        f"median {_size(sizes[len(sizes) // 2])}, mean {_size(sum(sizes) // len(sizes))})"
+    )
+
+
+def _size(n: int) -> str:
+    return f"{n // 1024} KB" if n >= 1024 else f"{n} B"
 
 
 def create(name: str) -> Message:
@@ -81,15 +116,16 @@ def in_process(messages: int, batch: int) -> float:
     with tempfile.TemporaryDirectory() as tmp, open_queue_manager(Path(tmp)) as qm:
         qm.execute(create(QUEUE))
         with qm.session() as s:
+            bodies = BODIES
             start = time.perf_counter()
             if batch == 1:
-                for _ in range(messages):
-                    s.put(QUEUE, BODY, persistent=True)
+                for k in range(messages):
+                    s.put(QUEUE, bodies[k % len(bodies)], persistent=True)
                     s.get(QUEUE)
             else:
-                for _ in range(messages // batch):
-                    for _ in range(batch):
-                        s.put(QUEUE, BODY, persistent=True, syncpoint=True)
+                for i in range(messages // batch):
+                    for k in range(batch):
+                        s.put(QUEUE, bodies[(i * batch + k) % len(bodies)], persistent=True, syncpoint=True)
                     s.commit()
                     for _ in range(batch):
                         s.get(QUEUE, syncpoint=True)
@@ -128,7 +164,7 @@ def sqlite_baseline(messages: int, batch: int) -> float:
             rows = []
             for _ in range(batch):
                 seq += 1
-                rows.append((seq, QUEUE, 0, record, BODY))
+                rows.append((seq, QUEUE, 0, record, BODIES[(seq - 1) % len(BODIES)]))
             db.execute("BEGIN")
             db.executemany("INSERT INTO messages (seq, queue, level, md, body) VALUES (?,?,?,?,?)", rows)
             db.execute("COMMIT")
@@ -196,7 +232,8 @@ async def bare_http(durable_dir: str | None = None, sqlite_rows: bool = False) -
             db.execute("BEGIN")
             if getattr(request, "method", "") == "POST":
                 seqs[0] += 1
-                db.execute("INSERT INTO messages (seq, queue, level, md, body) VALUES (?,?,?,?,?)", (seqs[0], QUEUE, 0, record, BODY))
+                body = getattr(request, "body", b"") or BODY  # (the message's own body, as the store keeps it)
+                db.execute("INSERT INTO messages (seq, queue, level, md, body) VALUES (?,?,?,?,?)", (seqs[0], QUEUE, 0, record, body))
             elif seqs[1] < seqs[0]:
                 seqs[1] += 1
                 db.execute("DELETE FROM messages WHERE seq = ?", (seqs[1],))
@@ -271,14 +308,19 @@ class Client:
         return status
 
 
-def requests_for(queue: str) -> tuple[bytes, bytes]:
+def requests_for(queue: str) -> tuple[list[bytes], bytes]:
+    """The POSTs that put each of ``BODIES`` on ``queue``, and the DELETE that gets one."""
     path = f"/ibmmq/rest/v2/messaging/qmgr/QM1/queue/{queue}/message"
-    put = (
-        f"POST {path} HTTP/1.1\r\nHost: bench\r\nContent-Type: text/plain;charset=utf-8\r\nibm-mq-rest-csrf-token: b\r\n"
-        f"ibm-mq-md-persistence: persistent\r\nContent-Length: {len(BODY)}\r\n\r\n"
-    ).encode() + BODY
+    puts = [
+        (
+            f"POST {path} HTTP/1.1\r\nHost: bench\r\nContent-Type: text/plain;charset=utf-8\r\nibm-mq-rest-csrf-token: b\r\n"
+            f"ibm-mq-md-persistence: persistent\r\nContent-Length: {len(body)}\r\n\r\n"
+        ).encode()
+        + body
+        for body in BODIES
+    ]
     get = f"DELETE {path} HTTP/1.1\r\nHost: bench\r\nibm-mq-rest-csrf-token: b\r\n\r\n".encode()
-    return put, get
+    return puts, get
 
 
 async def drive(port: int, clients: int, seconds: float) -> tuple[float, float, float, int]:
@@ -290,10 +332,13 @@ async def drive(port: int, clients: int, seconds: float) -> tuple[float, float, 
 
     async def one(k: int) -> None:
         nonlocal pairs, bad
-        put, get = requests_for(f"{QUEUE}.{k:02d}")
+        puts, get = requests_for(f"{QUEUE}.{k:02d}")
+        turn = k * 37  # (each client starts at its own place in the bodies)
         async with await trio.open_tcp_stream("127.0.0.1", port) as stream:
             client = Client(stream)
             while time.perf_counter() < deadline:
+                put = puts[turn % len(puts)]
+                turn += 1
                 t0 = time.perf_counter()
                 status_put = await client.exchange(put)
                 t1 = time.perf_counter()
@@ -355,6 +400,12 @@ FLOORS = (
 _Result = tuple[float, float, float, int]
 
 
+def _floors() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``FLOORS``; with --mix only the SQLite one (it commits each request's own body; the one frame a 256-byte
+    message's commit writes says nothing of a 300 KB one's)."""
+    return FLOORS if len(BODIES) == 1 else FLOORS[1:]
+
+
 def rest_rows_alternating(
     clients: list[int], seconds: float, rounds: int, floor: bool = False
 ) -> tuple[list[tuple[int, _Result, _Result, float]], list[tuple[str, _Result, float, float]]]:
@@ -373,7 +424,7 @@ def rest_rows_alternating(
             bare, _, bare_port = start_server([python, me, "--bare-http"])
             started.append(bare)
             floor_ports = []
-            for _, extra in FLOORS if floor else ():
+            for _, extra in _floors() if floor else ():
                 durable, _, durable_port = start_server([python, me, "--bare-http", "--durable-dir", frames, *extra])
                 started.append(durable)
                 floor_ports.append(durable_port)
@@ -387,7 +438,7 @@ def rest_rows_alternating(
                     for results, port in zip(floors, floor_ports, strict=False):
                         results.append(trio.run(drive, port, n, each))
                 rows.append((n, _medians(ours), _medians(base), _median_ratio(ours, base)))
-                for (name, _), results in zip(FLOORS, floors, strict=False):
+                for (name, _), results in zip(_floors(), floors, strict=False):
                     floor_rows.append((name, _medians(results), _median_ratio(results, base), _median_ratio(ours, results)))
         finally:
             for process in reversed(started):
@@ -445,7 +496,7 @@ def instruction_rows() -> None:
 
         def in_process(which: str, pairs: int) -> int:
             log = logs / f"{which}-{pairs}.log"
-            subprocess.run(_valgrind([python, me, "--count-run", which, str(pairs)], log), check=True, cwd=ROOT)
+            subprocess.run(_valgrind([python, me, "--count-run", which, str(pairs), *(["--mix"] if len(BODIES) > 1 else [])], log), check=True, cwd=ROOT)
             return _instructions(log)
 
         def over_rest(which: str, pairs: int) -> int:
@@ -473,11 +524,11 @@ def instruction_rows() -> None:
 
 
 async def _sequential(port: int, pairs: int) -> None:
-    put, get = requests_for(f"{QUEUE}.00")
+    puts, get = requests_for(f"{QUEUE}.00")
     async with await trio.open_tcp_stream("127.0.0.1", port) as stream:
         client = Client(stream)
-        for _ in range(pairs):
-            await client.exchange(put)
+        for k in range(pairs):
+            await client.exchange(puts[k % len(puts)])
             await client.exchange(get)
 
 
@@ -492,18 +543,21 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=1, help="alternate ours and each baseline this many times per row; medians (default 1)")
     parser.add_argument("--instructions", action="store_true", help="also count instructions per pair with valgrind (about two minutes)")
     parser.add_argument("--floor", action="store_true", help="with --rounds: also the bare server with one durable write, and with one SQLite commit, per answer (one client)")
+    parser.add_argument("--mix", action="store_true", help="put bodies of mixed sizes (MIX_BANDS: 256 B to 512 KB, mostly small) instead of 256 bytes each")
     parser.add_argument("--bare-http", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--durable-dir", help=argparse.SUPPRESS)
     parser.add_argument("--sqlite-rows", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--count-run", nargs=2, metavar=("WHICH", "PAIRS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.mix:
+        BODIES[:] = mixed_bodies()
     if args.bare_http:
         trio.run(bare_http, args.durable_dir, args.sqlite_rows)
         return 0
     if args.count_run:
         count_run(args.count_run[0], int(args.count_run[1]))
         return 0
-    print(f"CPUs available: {len(os.sched_getaffinity(0))}; {len(BODY)}-byte persistent messages; durable commits (SQLite WAL, synced before each answer)")
+    print(f"CPUs available: {len(os.sched_getaffinity(0))}; {describe_bodies()}; durable commits (SQLite WAL, synced before each answer)")
     print("\n(a) in process: put+get pairs/s        pcfserver    SQLite insert+delete   ratio")
     for batch in (int(b) for b in args.batches.split(",")):
         runs = [(in_process(args.messages, batch), sqlite_baseline(args.messages, batch)) for _ in range(max(1, args.rounds))]
