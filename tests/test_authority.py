@@ -61,6 +61,34 @@ def test_set_auth_rec_grants_and_inquire_reports_it(qm: QueueManager) -> None:
     assert set(got[mq.MQIACF_AUTHORIZATION_LIST]) == {mq.MQAUTH_DISPLAY, mq.MQAUTH_OUTPUT}  # type: ignore[arg-type]
 
 
+def test_each_record_answers_with_qmgr_options_profile_and_type_first_then_what_was_asked(qm: QueueManager) -> None:
+    """IBM Inquire Authority Records (Response): always QMgrName, Options, ProfileName and ObjectType; EntityName,
+    EntityType and AuthorizationList when ProfileAttrs asks for them (by default, MQIACF_ALL, all three)."""
+    qm.execute(set_auth("APP.**", groups=("apps",), add=(mq.MQAUTH_BROWSE,)))
+    options = mq.MQAUTHOPT_NAME_ALL_MATCHING | mq.MQAUTHOPT_ENTITY_EXPLICIT
+    answer = qm.execute(inquire_recs("APP.IN", options)[0])
+    assert [p.parameter for p in answer[0].parameters] == [
+        mq.MQCA_Q_MGR_NAME, mq.MQIACF_AUTH_OPTIONS, mq.MQCACF_AUTH_PROFILE_NAME, mq.MQIACF_OBJECT_TYPE,
+        mq.MQCACF_ENTITY_NAME, mq.MQIACF_ENTITY_TYPE, mq.MQIACF_AUTHORIZATION_LIST,
+    ]
+    got = values(answer[0])
+    assert got[mq.MQCA_Q_MGR_NAME] == qm.engine.qmgr_name.ljust(48)
+    assert got[mq.MQIACF_AUTH_OPTIONS] == options  # (the options the records were found with)
+    only_list = command(
+        mq.MQCMD_INQUIRE_AUTH_RECS, Integer(mq.MQIACF_AUTH_OPTIONS, options), String(mq.MQCACF_AUTH_PROFILE_NAME, "APP.IN"),
+        IntegerList(mq.MQIACF_AUTH_PROFILE_ATTRS, (mq.MQIACF_AUTHORIZATION_LIST,)),
+    )
+    answer = qm.execute(only_list)
+    assert [p.parameter for p in answer[0].parameters] == [
+        mq.MQCA_Q_MGR_NAME, mq.MQIACF_AUTH_OPTIONS, mq.MQCACF_AUTH_PROFILE_NAME, mq.MQIACF_OBJECT_TYPE, mq.MQIACF_AUTHORIZATION_LIST,
+    ]
+    not_one = command(
+        mq.MQCMD_INQUIRE_AUTH_RECS, Integer(mq.MQIACF_AUTH_OPTIONS, options), String(mq.MQCACF_AUTH_PROFILE_NAME, "APP.IN"),
+        IntegerList(mq.MQIACF_AUTH_PROFILE_ATTRS, (mq.MQCA_Q_NAME,)),
+    )
+    assert reason(qm.execute(not_one)) == mq.MQRC_SELECTOR_ERROR
+
+
 def test_removing_every_authority_deletes_the_record(qm: QueueManager) -> None:
     qm.execute(set_auth("APP.IN", principals=("app",), add=(mq.MQAUTH_BROWSE,)))
     assert reason(qm.execute(set_auth("APP.IN", principals=("app",), remove=(mq.MQAUTH_ALL,)))) == 0

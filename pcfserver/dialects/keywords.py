@@ -186,8 +186,16 @@ def connection_parts(identifier: bytes) -> tuple[str, str]:
     return identifier[-CONN_LENGTH:].hex().upper(), identifier[:-CONN_LENGTH].hex().upper()
 
 
+# Response parameters a table's display leaves out: Inquire Authority Records answers each record with QMgrName and
+# Options first (q087320_), which runmqsc's AMQ8864I does not show (PROFILE, ENTITY, ENTTYPE, OBJTYPE, AUTHLIST).
+_NOT_SHOWN = {"authrec": frozenset((mq.MQIACF_AUTH_OPTIONS,))}
+
+
 def display_keyword(parameter: int, *, dialect: str = "mqsc", table: str = "queue") -> str | None:
-    """The keyword a display shows a response parameter under (QUEUE for the queue name, ...)."""
+    """The keyword a display shows a response parameter under (QUEUE for the queue name, ...); None for one it does
+    not show."""
+    if parameter in _NOT_SHOWN.get(table, ()):
+        return None
     if dialect == "mqsc":
         if parameter == mq.MQCA_Q_NAME and table in ("queue", "status"):
             return NAME_KEYWORDS[table]

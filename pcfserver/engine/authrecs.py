@@ -114,17 +114,30 @@ def inquire_auth_recs(engine: EngineView, command: Message, p: Parsed) -> list[M
     found = engine.authority.matching(profile, object_type, options, str(entity) if entity else None, entity_type)
     if not found:
         raise MQIError(mq.MQRC_UNKNOWN_ENTITY)
+    asked = p.values.get(mq.MQIACF_AUTH_PROFILE_ATTRS, (mq.MQIACF_ALL,))
+    assert isinstance(asked, tuple)
+    shown = _AUTH_RECS_ATTRS if mq.MQIACF_ALL in asked else tuple(a for a in _AUTH_RECS_ATTRS if a in asked)
+    head = (String(mq.MQCA_Q_MGR_NAME, engine.qmgr_name.ljust(48), engine.ccsid), Integer(mq.MQIACF_AUTH_OPTIONS, options))
     out = []
     for (rprofile, otype, etype, who), auths in found:
+        values: dict[int, Parameter] = {
+            mq.MQCACF_ENTITY_NAME: String(mq.MQCACF_ENTITY_NAME, who.ljust(12), engine.ccsid),
+            mq.MQIACF_ENTITY_TYPE: Integer(mq.MQIACF_ENTITY_TYPE, etype),
+            mq.MQIACF_AUTHORIZATION_LIST: IntegerList(mq.MQIACF_AUTHORIZATION_LIST, tuple(sorted(auths))),
+        }
         params: tuple[Parameter, ...] = (
+            *head,
             String(mq.MQCACF_AUTH_PROFILE_NAME, rprofile.ljust(48), engine.ccsid),
             Integer(mq.MQIACF_OBJECT_TYPE, otype),
-            String(mq.MQCACF_ENTITY_NAME, who.ljust(12), engine.ccsid),
-            Integer(mq.MQIACF_ENTITY_TYPE, etype),
-            IntegerList(mq.MQIACF_AUTHORIZATION_LIST, tuple(sorted(auths))),
+            *(values[a] for a in shown),
         )
         out.append(responses.ok_response(command, params))
     return responses.numbered(out)
+
+
+# What Inquire Authority Records reports when asked for everything, after QMgrName, Options, ProfileName and
+# ObjectType, which every record's response carries (q087320_).
+_AUTH_RECS_ATTRS = (mq.MQCACF_ENTITY_NAME, mq.MQIACF_ENTITY_TYPE, mq.MQIACF_AUTHORIZATION_LIST)
 
 
 # What Inquire Entity Authority reports when asked for everything, in the order it reports them (q087650_).
