@@ -26,6 +26,12 @@ from functools import cache
 
 from pcfserver import kinds, mq, names
 from pcfserver.codec.model import ByteString, Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
+from pcfserver.dialects import ibmi_authority
+from pcfserver.dialects.cl import ClCommand, ClError
+from pcfserver.dialects.cl import job_line as _line
+from pcfserver.dialects.cl import single as _single
+from pcfserver.dialects.cl import through as _through
+from pcfserver.dialects.cl import word_value as _word_value
 from pcfserver.dialects.keywords import byte_string, word_for
 from pcfserver.dialects.lexer import CommandSyntaxError, Token, UnknownCommandError, items, parse_number, segment
 from pcfserver.dialects.mqsc import OPERATORS
@@ -45,11 +51,9 @@ from pcfserver.dialects.outcome import (
 from pcfserver.dialects.tables import (
     Attr,
     AttrValue,
-    CommandRow,
     attributes_of,
     failure_key,
     ibmi_parameters,
-    line,
     message,
     required_message,
     vocabulary,
@@ -130,6 +134,8 @@ def required(command: str) -> tuple[str, ...]:
     for Create where CL names it: CRTMQMCHL CHLTYPE, CRTMQMAUTI AUTHTYPE), none for the WRK lists."""
     if command in REQUIRED:
         return REQUIRED[command]
+    if command in ibmi_authority.REQUIRED:
+        return ibmi_authority.REQUIRED[command]
     found = target(command)
     if found is None or found.table in ("queue", "qmgr") or command.startswith("WRK"):
         return ()
@@ -163,29 +169,6 @@ def _hex(command: ClCommand, keyword: str) -> bytes:
         return byte_string(token.text)
     except ValueError:
         raise ClError("syntax", f"{token.raw} is not hexadecimal digits, two a byte", _through(command, token), command=command.name) from None
-
-
-class ClError(CommandSyntaxError):
-    """A CL command the command analyser refuses (CPD/CPF message key and inserts)."""
-
-    def __init__(self, key: str, why: str, text_segment: str, **inserts: object) -> None:
-        super().__init__(why, text_segment, keyword=str(inserts.get("keyword", "")) or None)
-        self.key = key
-        self.inserts = inserts
-
-
-@dataclass(frozen=True, slots=True)
-class ClCommand:
-    """A read CL command: its name, the table row and each parameter's tokens by keyword."""
-
-    name: str
-    row: CommandRow
-    values: dict[str, tuple[Token, ...]]
-    text: str
-
-    def first(self, keyword: str) -> Token | None:
-        tokens = self.values.get(keyword)
-        return tokens[0] if tokens else None
 
 
 def parse(text: str) -> ClCommand:
@@ -223,7 +206,7 @@ def parse(text: str) -> ClCommand:
         if keyword in values:
             raise ClError("syntax", f"{keyword} is given twice", segment(text, item.end), command=name)
         values[keyword] = tokens
-    if target(name) is None and name not in REQUIRED:
+    if target(name) is None and name not in REQUIRED and name not in ibmi_authority.COMMANDS:
         raise ClError("unknown", f"{name} is not carried out here", segment(text, found[0].end), command=name)
     for keyword in required(name):
         if keyword not in values:
@@ -232,20 +215,6 @@ def parse(text: str) -> ClCommand:
 
 
 # ---------------------------------------------------------------------------------- values
-
-
-def _single(command: ClCommand, keyword: str) -> Token:
-    tokens = command.values[keyword]
-    if len(tokens) != 1:
-        raise ClError("syntax", f"{keyword} takes one value", command.text.rstrip(), command=command.name)
-    return tokens[0]
-
-
-def _word_value(parameter: int, token: Token) -> AttrValue | None:
-    words = vocabulary(DIALECT).words.get(parameter)
-    if words is None or token.quoted:
-        return None
-    return words.to_value.get(token.text)
 
 
 def _leaves_alone(command: ClCommand, token: Token) -> bool:
@@ -276,10 +245,6 @@ def attribute_value(command: ClCommand, keyword: str, attr: Attr) -> AttrValue |
     return number
 
 
-def _through(command: ClCommand, token: Token) -> str:
-    return segment(command.text, token.end)
-
-
 def _subtype(command: ClCommand, found: Target) -> int | None:
     """The sort the command names (QTYPE, CHLTYPE ...); None when it names none.  *ALL only on the WRK lists of queues."""
     token = command.first(found.subtype) if found.subtype else None
@@ -299,18 +264,6 @@ def _name(command: ClCommand, keyword: str) -> str:
 
 
 # ---------------------------------------------------------------------------------- running
-
-
-def _line(key: str, **inserts: object) -> str:
-    """A job-log line; a success or display of a kind without ibmi rows takes runmqsc's message (the AMQ catalogue
-    IBM i shares) without its severity letter, as the ibmi queue rows show AMQ8006 for runmqsc's AMQ8006I."""
-    if message(DIALECT, key) is None and key.startswith(("ok:", "display:")):
-        shared = message("mqsc", key)
-        if shared is not None:
-            ident = shared.id[:-1] if shared.id[-1:].isalpha() else shared.id
-            body = shared.format(**inserts)
-            return f"{ident}: {body}" if ident else body
-    return line(DIALECT, key, **inserts)
 
 
 def failure_line(command: Message, failed: Message) -> str:
@@ -335,6 +288,9 @@ def run(text: str, execute: Execute, context: Context | None = None) -> Outcome:
     context = context or Context()
     try:
         command = parse(text)
+        if command.name in ibmi_authority.COMMANDS:
+            _check_qmgr(command, context)
+            return _authority(ibmi_authority.pcf(command), execute)
         pcf = _pcf(command, execute, context)
     except _Refused as refused:
         return refused.outcome
@@ -353,6 +309,17 @@ def run(text: str, execute: Execute, context: Context | None = None) -> Outcome:
         return _failed(pcf, failed)
     if command.name.startswith("DSP"):
         return Outcome(OK, tuple(Block(tuple(display_lines(r, found)), pcf.command) for r in answer))
+    return Outcome(OK, (Block((_line(f"ok:{names.command_name(pcf.command)}"),), pcf.command),))
+
+
+def _authority(pcf: Message, execute: Execute) -> Outcome:
+    """A GRTMQMAUT, RVKMQMAUT or DSPMQMAUT carried out (pcfserver/dialects/ibmi_authority.py)."""
+    answer = execute(pcf)
+    failed = failure(answer)
+    if failed is not None:
+        return _failed(pcf, failed)
+    if pcf.command == mq.MQCMD_INQUIRE_ENTITY_AUTH:
+        return Outcome(OK, tuple(Block(tuple(ibmi_authority.display_lines(r)), pcf.command) for r in answer))
     return Outcome(OK, (Block((_line(f"ok:{names.command_name(pcf.command)}"),), pcf.command),))
 
 

@@ -1,0 +1,172 @@
+"""IBM i CL's authority commands on the PCF engine: GRTMQMAUT and RVKMQMAUT as Set Authority Record, DSPMQMAUT as
+Inquire Entity Authority; and GRTMQMAUT written from an authority record (``pcfserver dump --dialect ibmi``).
+
+The keywords are the ibmi cells of ``formats/authrec-attributes.tsv`` (OBJ the profile, OBJTYPE, USER, AUT, SRVCOMP)
+and their positions rows of ``formats/ibmi-parameters.tsv``; the words of OBJTYPE and AUT are rows of
+``formats/dialect-values.tsv``.  Choices (IBM i grants to user profiles, and an OAM here knows principals and groups):
+
+* USER names principals: ``GRTMQMAUT ... USER(JACK JILL)`` is one Set Authority Record for both.  A group's record has
+  no CL form here, so a dump leaves it as the MQSC comment it writes for every command CL lacks.
+* OBJTYPE's queue words *ALSQ, *LCLQ, *MDLQ and *RMTQ are read as *Q: a record covers every queue its profile names,
+  as SET AUTHREC OBJTYPE(QUEUE) does.
+* USER(*PUBLIC) and OBJ(*ALL) are refused, each with a line saying why: this server has no *PUBLIC entity, and
+  OBJ(*ALL) (every object of the type as it is now, not a profile) is not carried out here; a generic profile
+  (``OBJ('APP.**')``) covers those objects and the ones created later.
+* RVKMQMAUT AUT(*REMOVE) deletes the users' records (Delete Authority Record); other words are taken away
+  (AuthorityRemove), and a record left with none is deleted by the engine, as setmqaut's is.
+* DSPMQMAUT needs USER here (IBM's default is *PUBLIC): it shows what that user may do to the object, its groups'
+  authority included (Inquire Entity Authority).
+"""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+from pcfserver import mq
+from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
+from pcfserver.dialects.cl import ClCommand, ClError, job_line, single, through, word_value
+from pcfserver.dialects.keywords import word_for
+from pcfserver.dialects.tables import Attr, vocabulary
+
+DIALECT = "ibmi"
+COMMANDS = frozenset(("GRTMQMAUT", "RVKMQMAUT", "DSPMQMAUT"))
+REQUIRED = {"GRTMQMAUT": ("OBJ", "OBJTYPE", "USER", "AUT"), "RVKMQMAUT": ("OBJ", "OBJTYPE", "USER", "AUT"), "DSPMQMAUT": ("OBJ", "OBJTYPE")}
+_AUTH_WORDS = mq.MQIACF_AUTHORIZATION_LIST  # (AUT's words, as MQSC's AUTHADD/AUTHRMV/AUTHLIST share theirs)
+_REMOVE = "*REMOVE"
+
+
+def _keyword(parameter: int) -> str:
+    """The CL keyword of an authority record's parameter (authrec-attributes.tsv's ibmi cell)."""
+    attrs: dict[str, Attr] = vocabulary(DIALECT).objects["authrec"]
+    return next(keyword for keyword, attr in attrs.items() if attr.parameter == parameter)
+
+
+def _word(command: ClCommand, keyword: str, parameter: int) -> int:
+    token = single(command, keyword)
+    value = word_value(parameter, token)
+    if not isinstance(value, int):
+        raise ClError("syntax", f"{token.raw} is not a value of {keyword}", through(command, token), command=command.name)
+    return value
+
+
+def _not_here(command: ClCommand, why: str, text_segment: str) -> NoReturn:
+    raise ClError("not-here", why, text_segment, command=command.name, because=why)
+
+
+def _object(command: ClCommand) -> tuple[String, Integer]:
+    """OBJ and OBJTYPE: the profile and its object type."""
+    token = single(command, "OBJ")
+    if not token.quoted and token.text == "*ALL":
+        _not_here(
+            command, "OBJ(*ALL) is not carried out here: name the object, or a generic profile such as 'APP.**'", through(command, token)
+        )
+    object_type = _word(command, "OBJTYPE", mq.MQIACF_OBJECT_TYPE)
+    return String(mq.MQCACF_AUTH_PROFILE_NAME, token.text), Integer(mq.MQIACF_OBJECT_TYPE, object_type)
+
+
+def _users(command: ClCommand) -> tuple[str, ...]:
+    tokens = command.values["USER"]
+    for token in tokens:
+        if not token.quoted and token.text == "*PUBLIC":
+            _not_here(command, "USER(*PUBLIC) is not carried out here: this server has no *PUBLIC; name the users", through(command, token))
+    return tuple(token.text for token in tokens)
+
+
+def _service(command: ClCommand) -> list[Parameter]:
+    token = command.first("SRVCOMP")
+    if token is None or (not token.quoted and token.text == "*DFT"):
+        return []
+    return [String(mq.MQCACF_SERVICE_COMPONENT, single(command, "SRVCOMP").text)]
+
+
+def pcf(command: ClCommand) -> Message:
+    """The PCF command of a read GRTMQMAUT, RVKMQMAUT or DSPMQMAUT (ClError when CL would refuse it)."""
+    if command.name == "DSPMQMAUT":
+        return _display(command)
+    profile, object_type = _object(command)
+    users = StringList(mq.MQCACF_PRINCIPAL_ENTITY_NAMES, _users(command))
+    tokens = command.values["AUT"]
+    if command.name == "RVKMQMAUT" and any(not t.quoted and t.text == _REMOVE for t in tokens):
+        if len(tokens) > 1:
+            raise ClError("syntax", "AUT(*REMOVE) takes no other value", command.text.rstrip(), command=command.name)
+        return Message(mq.MQCMD_DELETE_AUTH_REC, (profile, object_type, users, *_service(command)))
+    auths: list[int] = []
+    for token in tokens:
+        value = word_value(_AUTH_WORDS, token)
+        if not isinstance(value, int):
+            raise ClError("syntax", f"{token.raw} is not a value of AUT", through(command, token), command=command.name)
+        auths.append(value)
+    change = mq.MQIACF_AUTH_ADD_AUTHS if command.name == "GRTMQMAUT" else mq.MQIACF_AUTH_REMOVE_AUTHS
+    return Message(mq.MQCMD_SET_AUTH_REC, (profile, object_type, IntegerList(change, tuple(auths)), users, *_service(command)))
+
+
+def _display(command: ClCommand) -> Message:
+    output = command.first("OUTPUT")
+    if output is not None and output.text not in ("*", "*PRINT"):
+        raise ClError("syntax", f"{output.raw} is not a value of OUTPUT", through(command, output), command=command.name)
+    if "USER" not in command.values:
+        _not_here(command, "USER is required here: this server has no *PUBLIC, IBM's default", command.text.rstrip())
+    users = _users(command)
+    if len(users) != 1:
+        raise ClError("syntax", "USER takes one value", command.text.rstrip(), command=command.name)
+    profile, object_type = _object(command)
+    return Message(
+        mq.MQCMD_INQUIRE_ENTITY_AUTH,
+        (
+            String(mq.MQCACF_ENTITY_NAME, users[0]),
+            Integer(mq.MQIACF_ENTITY_TYPE, mq.MQZAET_PRINCIPAL),
+            object_type,
+            String(mq.MQCACF_OBJECT_NAME, profile.value),
+            *_service(command),
+        ),
+    )
+
+
+def display_lines(response: Message) -> list[str]:
+    """DSPMQMAUT's lines: the display message, then OBJ, OBJTYPE, USER and AUT as the command spells them."""
+    lines = [job_line("display:MQCMD_INQUIRE_ENTITY_AUTH")]
+    name = (response.str_value(mq.MQCACF_OBJECT_NAME) or "").rstrip()
+    object_type = response.int_value(mq.MQIACF_OBJECT_TYPE) or 0
+    user = (response.str_value(mq.MQCACF_ENTITY_NAME) or "").rstrip()
+    auths = response.get(mq.MQIACF_AUTHORIZATION_LIST)
+    shown = [("OBJ", name), ("OBJTYPE", word_for(mq.MQIACF_OBJECT_TYPE, object_type, DIALECT) or str(object_type)), ("USER", user)]
+    if isinstance(auths, IntegerList):
+        shown.append(("AUT", " ".join(word_for(_AUTH_WORDS, v, DIALECT) or str(v) for v in auths.values)))
+    return [*lines, *(f"  {keyword:<11}{value}" for keyword, value in shown)]
+
+
+def render_parts(message: Message, qmgr_name: str = "") -> list[str]:
+    """GRTMQMAUT's words for a Set Authority Record that grants (a dump's record); ValueError where CL has no form (a
+    group's record, a revoke).  A queue manager's record with no profile names ``qmgr_name``, as OBJ must."""
+    users = message.get(mq.MQCACF_PRINCIPAL_ENTITY_NAMES)
+    auths = message.get(mq.MQIACF_AUTH_ADD_AUTHS)
+    object_type = message.int_value(mq.MQIACF_OBJECT_TYPE)
+    if message.command != mq.MQCMD_SET_AUTH_REC or not isinstance(users, StringList) or not isinstance(auths, IntegerList):
+        raise ValueError("no CL form: GRTMQMAUT grants to users")
+    if message.get(mq.MQCACF_GROUP_ENTITY_NAMES) is not None or message.get(mq.MQIACF_AUTH_REMOVE_AUTHS) is not None:
+        raise ValueError("no CL form: GRTMQMAUT grants to users")
+    profile = (message.str_value(mq.MQCACF_AUTH_PROFILE_NAME) or "").rstrip()
+    if not profile and object_type == mq.MQOT_Q_MGR:
+        profile = qmgr_name
+    type_word = word_for(mq.MQIACF_OBJECT_TYPE, object_type, DIALECT) if object_type is not None else None
+    if not profile or not type_word:
+        raise ValueError("no CL form: OBJ and OBJTYPE are required")
+    words = [word_for(_AUTH_WORDS, v, DIALECT) for v in auths.values]
+    if not all(words):
+        raise ValueError("no CL form for one of the authorities")
+    quoted = "'" + profile.replace("'", "''") + "'"
+    return [
+        "GRTMQMAUT",
+        f"{_keyword(mq.MQCACF_AUTH_PROFILE_NAME)}({quoted})",
+        f"{_keyword(mq.MQIACF_OBJECT_TYPE)}({type_word})",
+        f"{_keyword(mq.MQCACF_PRINCIPAL_ENTITY_NAMES)}({' '.join(_name(u) for u in users.values)})",
+        f"{_keyword(mq.MQIACF_AUTHORIZATION_LIST)}({' '.join(w for w in words if w)})",
+    ]
+
+
+def _name(text: str) -> str:
+    """A user as CL reads it back: bare when CL would not change it (IBM i upper-cases a bare name), else quoted."""
+    return text if text and all(c.isupper() or c.isdigit() or c in "_#@$" for c in text) else "'" + text.replace("'", "''") + "'"
+
+
+__all__ = ["COMMANDS", "REQUIRED", "display_lines", "pcf", "render_parts"]
