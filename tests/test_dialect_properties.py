@@ -23,6 +23,7 @@ WORDS = [
     "GT", "LK", "*GT", "(", ")", "'", "''", "+", "-", ",", ";", "*", " ", "  ", "\n", "5000", "-1", "99999999999", "Ünï", "²",
     "SET", "STOP", "POLICY", "SIGNER", "RECIP", "ENCALG(AES256)", "SIGNALG", "KEYREUSE", "UNLIMITED", "TOLERATE", "ACTION(ADD)",
     "CONN", "CONN(0000000000000001)", "APPLTYPE", "USER",
+    "GRTMQMAUT", "RVKMQMAUT", "DSPMQMAUT", "OBJ(", "OBJTYPE(", "AUT(", "USER(", "*Q", "*MQM", "*PUBLIC", "*REMOVE", "*GET", "*ALLMQI",
 ]
 TEXT = st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=6)), max_size=14).map("".join)
 

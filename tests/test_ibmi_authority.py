@@ -123,3 +123,18 @@ def test_grtmqmaut_written_from_a_record_reads_back_as_that_record(profile: str,
     assert read.str_value(mq.MQCACF_AUTH_PROFILE_NAME) == profile and read.int_value(mq.MQIACF_OBJECT_TYPE) == object_type
     assert read.get(mq.MQCACF_PRINCIPAL_ENTITY_NAMES).values == tuple(users)  # type: ignore[union-attr]
     assert read.get(mq.MQIACF_AUTH_ADD_AUTHS).values == tuple(auths)  # type: ignore[union-attr]
+
+
+_SLOT = st.one_of(
+    st.sampled_from(["*ALL", "*PUBLIC", "*REMOVE", "*Q", "*MQM", "*LCLQ", "*GET", "*NONE", "*DFT", "''", "'a b'", "(", ")", "", "QM1", "X.Y"]),
+    st.text(max_size=5),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(ibmi_authority.COMMANDS)), st.lists(st.tuples(st.sampled_from(["OBJ", "OBJTYPE", "USER", "AUT", "MQMNAME", "SRVCOMP", "OUTPUT", ""]), st.lists(_SLOT, max_size=3)), max_size=6))
+def test_any_values_in_the_authority_commands_get_an_answer_and_never_a_crash(name: str, slots: list[tuple[str, list[str]]]) -> None:
+    engine = open_engine(None, qmgr="QM1")
+    text = name + "".join(f" {k}({' '.join(v)})" if k else f" {' '.join(v)}" for k, v in slots)
+    lines = cl(engine, text)
+    assert lines and all(isinstance(line, str) for line in lines)
