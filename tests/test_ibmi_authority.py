@@ -59,6 +59,30 @@ def test_several_users_and_a_generic_profile_in_one_grant_and_the_users_groups_c
     assert cl(engine, "DSPMQMAUT OBJ(APP.IN) OBJTYPE(*Q) USER(JILL)")[-1] == "  AUT        *GET *INQ"
 
 
+def test_wrkmqmaut_lists_each_profile_and_type_once_and_what_covers_an_object() -> None:
+    engine = open_engine(None, qmgr="QM1")
+    for text in (
+        "GRTMQMAUT OBJ('APP.**') OBJTYPE(*Q) USER(JACK JILL) AUT(*GET)",
+        "GRTMQMAUT OBJ(APP.IN) OBJTYPE(*Q) USER(JACK) AUT(*PUT)",
+        "GRTMQMAUT OBJ('APP.**') OBJTYPE(*TOPIC) USER(JACK) AUT(*PUB)",
+    ):
+        assert cl(engine, text) == ["AMQ8862: IBM MQ authority record set."]
+    header = "Profile name".ljust(51) + "Object type"
+    row = lambda profile, kind: profile.ljust(51) + kind  # noqa: E731
+    assert cl(engine, "WRKMQMAUT") == [header, row("APP.**", "*Q"), row("APP.**", "*TOPIC"), row("APP.IN", "*Q")]
+    assert cl(engine, "WRKMQMAUT OBJ(APP.IN) OBJTYPE(*Q)") == [header, row("APP.**", "*Q"), row("APP.IN", "*Q")]  # what covers it
+    assert cl(engine, "WRKMQMAUT OBJ('APP.**')") == [header, row("APP.**", "*Q"), row("APP.**", "*TOPIC")]  # that profile
+    assert cl(engine, "WRKMQMAUT OBJTYPE(*TOPIC)") == [header, row("APP.**", "*TOPIC")]
+    assert cl(engine, "WRKMQMAUT OBJ(NOTHING.HERE)") == [header]
+
+
+def test_rfrmqmaut_refreshes_as_refresh_security_does() -> None:
+    engine = open_engine(None, qmgr="QM1")
+    assert cl(engine, "RFRMQMAUT") == ["AMQ8560: IBM MQ security cache refreshed."]
+    assert cl(engine, "RFRMQMAUT MQMNAME(*DFT) TYPE(*SSL)") == ["AMQ8560: IBM MQ security cache refreshed."]
+    assert cl(engine, "RFRMQMAUT TYPE(*CONNAUTH)")[0] == "CPF0001: Error found on RFRMQMAUT command."  # (not an IBM i word)
+
+
 @pytest.mark.parametrize(
     ("text", "first"),
     [

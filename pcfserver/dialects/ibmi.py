@@ -316,10 +316,12 @@ def _authority(pcf: Message, execute: Execute) -> Outcome:
     """A GRTMQMAUT, RVKMQMAUT or DSPMQMAUT carried out (pcfserver/dialects/ibmi_authority.py)."""
     answer = execute(pcf)
     failed = failure(answer)
-    if failed is not None:
-        return _failed(pcf, failed)
+    if failed is not None and not (pcf.command == mq.MQCMD_INQUIRE_AUTH_RECS and failed.reason == mq.MQRC_UNKNOWN_ENTITY):
+        return _failed(pcf, failed)  # (a WRKMQMAUT that finds no record lists none)
     if pcf.command == mq.MQCMD_INQUIRE_ENTITY_AUTH:
         return Outcome(OK, tuple(Block(tuple(ibmi_authority.display_lines(r)), pcf.command) for r in answer))
+    if pcf.command == mq.MQCMD_INQUIRE_AUTH_RECS:
+        return Outcome(OK, (Block(tuple(ibmi_authority.work_lines(answer)), pcf.command),))
     return Outcome(OK, (Block((_line(f"ok:{names.command_name(pcf.command)}"),), pcf.command),))
 
 

@@ -1,5 +1,6 @@
 """IBM i CL's authority commands on the PCF engine: GRTMQMAUT and RVKMQMAUT as Set Authority Record, DSPMQMAUT as
-Inquire Entity Authority; and GRTMQMAUT written from an authority record (``pcfserver dump --dialect ibmi``).
+Inquire Entity Authority, WRKMQMAUT as Inquire Authority Records (a list of profiles), RFRMQMAUT as Refresh Security;
+and GRTMQMAUT written from an authority record (``pcfserver dump --dialect ibmi``).
 
 The keywords are the ibmi cells of ``formats/authrec-attributes.tsv`` (OBJ the profile, OBJTYPE, USER, AUT, SRVCOMP)
 and their positions rows of ``formats/ibmi-parameters.tsv``; the words of OBJTYPE and AUT are rows of
@@ -29,7 +30,7 @@ from pcfserver.dialects.keywords import word_for
 from pcfserver.dialects.tables import Attr, vocabulary
 
 DIALECT = "ibmi"
-COMMANDS = frozenset(("GRTMQMAUT", "RVKMQMAUT", "DSPMQMAUT"))
+COMMANDS = frozenset(("GRTMQMAUT", "RVKMQMAUT", "DSPMQMAUT", "WRKMQMAUT", "RFRMQMAUT"))
 REQUIRED = {"GRTMQMAUT": ("OBJ", "OBJTYPE", "USER", "AUT"), "RVKMQMAUT": ("OBJ", "OBJTYPE", "USER", "AUT"), "DSPMQMAUT": ("OBJ", "OBJTYPE")}
 _AUTH_WORDS = mq.MQIACF_AUTHORIZATION_LIST  # (AUT's words, as MQSC's AUTHADD/AUTHRMV/AUTHLIST share theirs)
 _REMOVE = "*REMOVE"
@@ -83,6 +84,11 @@ def pcf(command: ClCommand) -> Message:
     """The PCF command of a read GRTMQMAUT, RVKMQMAUT or DSPMQMAUT (ClError when CL would refuse it)."""
     if command.name == "DSPMQMAUT":
         return _display(command)
+    if command.name == "WRKMQMAUT":
+        return _work(command)
+    if command.name == "RFRMQMAUT":
+        kind = _word(command, "TYPE", mq.MQIACF_SECURITY_TYPE) if "TYPE" in command.values else mq.MQSECTYPE_AUTHSERV
+        return Message(mq.MQCMD_REFRESH_SECURITY, (Integer(mq.MQIACF_SECURITY_TYPE, kind),))
     profile, object_type = _object(command)
     users = StringList(mq.MQCACF_PRINCIPAL_ENTITY_NAMES, _users(command))
     tokens = command.values["AUT"]
@@ -101,9 +107,7 @@ def pcf(command: ClCommand) -> Message:
 
 
 def _display(command: ClCommand) -> Message:
-    output = command.first("OUTPUT")
-    if output is not None and output.text not in ("*", "*PRINT"):
-        raise ClError("syntax", f"{output.raw} is not a value of OUTPUT", through(command, output), command=command.name)
+    _output(command)
     if "USER" not in command.values:
         _not_here(command, "USER is required here: this server has no *PUBLIC, IBM's default", command.text.rstrip())
     users = _users(command)
@@ -120,6 +124,44 @@ def _display(command: ClCommand) -> Message:
             *_service(command),
         ),
     )
+
+
+def _work(command: ClCommand) -> Message:
+    """WRKMQMAUT: the profiles that cover an object's name (every one with OBJ(*ALL), the default; a generic profile
+    itself when OBJ is one), of one type or of every type."""
+    _output(command)
+    token = command.first("OBJ")
+    if token is None or (not token.quoted and token.text == "*ALL"):
+        profile, options = "**", mq.MQAUTHOPT_NAME_AS_WILDCARD
+    else:
+        profile = single(command, "OBJ").text
+        generic = any(c in profile for c in "*?%")
+        options = mq.MQAUTHOPT_NAME_EXPLICIT if generic else mq.MQAUTHOPT_NAME_ALL_MATCHING
+    params: list[Parameter] = [
+        Integer(mq.MQIACF_AUTH_OPTIONS, options | mq.MQAUTHOPT_ENTITY_EXPLICIT),
+        String(mq.MQCACF_AUTH_PROFILE_NAME, profile),
+    ]
+    if "OBJTYPE" in command.values:
+        params.append(Integer(mq.MQIACF_OBJECT_TYPE, _word(command, "OBJTYPE", mq.MQIACF_OBJECT_TYPE)))
+    return Message(mq.MQCMD_INQUIRE_AUTH_RECS, (*params, *_service(command)))
+
+
+def _output(command: ClCommand) -> None:
+    output = command.first("OUTPUT")
+    if output is not None and output.text not in ("*", "*PRINT"):
+        raise ClError("syntax", f"{output.raw} is not a value of OUTPUT", through(command, output), command=command.name)
+
+
+def work_lines(answer: list[Message]) -> list[str]:
+    """WRKMQMAUT's list: each profile and its object type once, however many users it has records for."""
+    header = job_line("list:MQCMD_INQUIRE_AUTH_RECS")
+    column = header.index("Object type")
+    seen: dict[tuple[str, int], None] = {}
+    for response in answer:
+        if response.comp_code == mq.MQCC_OK:
+            seen[((response.str_value(mq.MQCACF_AUTH_PROFILE_NAME) or "").rstrip(), response.int_value(mq.MQIACF_OBJECT_TYPE) or 0)] = None
+    rows = [f"{profile.ljust(column)}{word_for(mq.MQIACF_OBJECT_TYPE, kind, DIALECT) or kind}" for profile, kind in seen]
+    return [header, *rows]
 
 
 def display_lines(response: Message) -> list[str]:
@@ -169,4 +211,4 @@ def _name(text: str) -> str:
     return text if text and all(c.isupper() or c.isdigit() or c in "_#@$" for c in text) else "'" + text.replace("'", "''") + "'"
 
 
-__all__ = ["COMMANDS", "REQUIRED", "display_lines", "pcf", "render_parts"]
+__all__ = ["COMMANDS", "REQUIRED", "display_lines", "pcf", "render_parts", "work_lines"]
