@@ -59,6 +59,26 @@ def test_several_users_and_a_generic_profile_in_one_grant_and_the_users_groups_c
     assert cl(engine, "DSPMQMAUT OBJ(APP.IN) OBJTYPE(*Q) USER(JILL)")[-1] == "  AUT        *GET *INQ"
 
 
+def test_obj_all_grants_on_each_object_of_the_type_as_it_is_now() -> None:
+    """IBM's example: GRTMQMAUT OBJ(*ALL) OBJTYPE(*PRC) USER(JACK JILL) AUT(*ALL) grants on every process definition;
+    a queue word counts only its queues (*LCLQ: local ones); objects made later are not covered."""
+    engine = open_engine(None, qmgr="QM1")
+    made = run_script("DEFINE PROCESS(P1)\nDEFINE QLOCAL(L1)\nDEFINE QALIAS(A1) TARGET(L1)\nDEFINE LISTENER(LS1) TRPTYPE(TCP)", engine.execute)
+    assert made.exit_code == 0, made.text
+    assert cl(engine, "GRTMQMAUT OBJ(*ALL) OBJTYPE(*PRC) USER(JACK JILL) AUT(*ALL)") == ["AMQ8862: IBM MQ authority record set."]
+    processes = {r[0] for r in records(engine) if r[1] == mq.MQOT_PROCESS and r[2] == "JILL"}
+    assert processes == {"P1", "SYSTEM.DEFAULT.PROCESS"}
+    assert cl(engine, "GRTMQMAUT OBJ(*ALL) OBJTYPE(*LCLQ) USER(JACK) AUT(*GET)") == ["AMQ8862: IBM MQ authority record set."]
+    queues = {r[0] for r in records(engine) if r[1] == mq.MQOT_Q and r[2] == "JACK"}
+    assert "L1" in queues and "SYSTEM.DEFAULT.LOCAL.QUEUE" in queues and "A1" not in queues
+    assert cl(engine, "GRTMQMAUT OBJ(*ALL) OBJTYPE(*LSR) USER(JACK) AUT(*ADMDSP)") == ["AMQ8862: IBM MQ authority record set."]
+    assert "LS1" in {r[0] for r in records(engine) if r[1] == mq.MQOT_LISTENER}  # (a kind without Inquire Names)
+    assert cl(engine, "RVKMQMAUT OBJ(*ALL) OBJTYPE(*PRC) USER(JILL) AUT(*REMOVE)") == ["AMQ8863: IBM MQ authority record deleted."]
+    assert not [r for r in records(engine) if r[1] == mq.MQOT_PROCESS and r[2] == "JILL"]
+    assert run_script("DEFINE PROCESS(P2)", engine.execute).exit_code == 0
+    assert "P2" not in {r[0] for r in records(engine)}
+
+
 def test_wrkmqmaut_lists_each_profile_and_type_once_and_what_covers_an_object() -> None:
     engine = open_engine(None, qmgr="QM1")
     for text in (
@@ -86,7 +106,9 @@ def test_rfrmqmaut_refreshes_as_refresh_security_does() -> None:
 @pytest.mark.parametrize(
     ("text", "first"),
     [
-        ("GRTMQMAUT OBJ(*ALL) OBJTYPE(*PRC) USER(JACK) AUT(*ALL)", "OBJ(*ALL) is not carried out here"),
+        ("DSPMQMAUT OBJ(*ALL) OBJTYPE(*PRC) USER(JACK)", "OBJ(*ALL) names objects, not a profile"),
+        ("GRTMQMAUT OBJ(*ALL) OBJTYPE(*RMTMQMNAME) USER(JACK) AUT(*PUT)", "OBJ(*ALL) with OBJTYPE(*RMTMQMNAME) names no objects here"),
+        ("GRTMQMAUT OBJ(X) OBJTYPE(*ALL) USER(JACK) AUT(*GET)", "CPF0001: Error found on GRTMQMAUT command."),
         ("GRTMQMAUT OBJ(X) OBJTYPE(*Q) USER(*PUBLIC) AUT(*ALL)", "USER(*PUBLIC) is not carried out here"),
         ("DSPMQMAUT OBJ(X) OBJTYPE(*Q)", "USER is required here"),
         ("GRTMQMAUT OBJ(X) OBJTYPE(*Q) USER(JACK) AUT(*FLY)", "CPF0001: Error found on GRTMQMAUT command."),

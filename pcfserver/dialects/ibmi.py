@@ -290,6 +290,8 @@ def run(text: str, execute: Execute, context: Context | None = None) -> Outcome:
         command = parse(text)
         if command.name in ibmi_authority.COMMANDS:
             _check_qmgr(command, context)
+            if ibmi_authority.every_object(command):
+                return _authority_each(command, execute, context)
             return _authority(ibmi_authority.pcf(command), execute)
         pcf = _pcf(command, execute, context)
     except _Refused as refused:
@@ -323,6 +325,29 @@ def _authority(pcf: Message, execute: Execute) -> Outcome:
     if pcf.command == mq.MQCMD_INQUIRE_AUTH_RECS:
         return Outcome(OK, (Block(tuple(ibmi_authority.work_lines(answer)), pcf.command),))
     return Outcome(OK, (Block((_line(f"ok:{names.command_name(pcf.command)}"),), pcf.command),))
+
+
+def _authority_each(command: ClCommand, execute: Execute, context: Context) -> Outcome:
+    """GRTMQMAUT / RVKMQMAUT OBJ(*ALL): the objects of the type asked for, then one record each (all checked first)."""
+    inquiry, parameter = ibmi_authority.objects_inquiry(command)
+    if inquiry is None:
+        found = [context.qmgr_name]
+    else:
+        answer = execute(inquiry)
+        failed = failure(answer)
+        if failed is not None and failed.reason not in (mq.MQRC_UNKNOWN_OBJECT_NAME, mq.MQRCCF_CHANNEL_NOT_FOUND):
+            return _failed(inquiry, failed)
+        found = []
+        for response in answer if failed is None else ():
+            item = response.get(parameter)
+            found += [v.rstrip() for v in item.values] if isinstance(item, StringList) else [(response.str_value(parameter) or "").rstrip()]
+    commands = [ibmi_authority.pcf(command, name) for name in found if name]
+    outcome = Outcome(OK, (Block((_line("ok:MQCMD_SET_AUTH_REC"),), mq.MQCMD_SET_AUTH_REC),))
+    for pcf in commands:
+        outcome = _authority(pcf, execute)
+        if outcome.status != OK:
+            return outcome
+    return outcome
 
 
 def syntax_outcome(error: CommandSyntaxError, key: str, inserts: dict[str, object]) -> Outcome:

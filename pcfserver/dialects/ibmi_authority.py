@@ -10,9 +10,10 @@ and their positions rows of ``formats/ibmi-parameters.tsv``; the words of OBJTYP
   no CL form here, so a dump leaves it as the MQSC comment it writes for every command CL lacks.
 * OBJTYPE's queue words *ALSQ, *LCLQ, *MDLQ and *RMTQ are read as *Q: a record covers every queue its profile names,
   as SET AUTHREC OBJTYPE(QUEUE) does.
-* USER(*PUBLIC) and OBJ(*ALL) are refused, each with a line saying why: this server has no *PUBLIC entity, and
-  OBJ(*ALL) (every object of the type as it is now, not a profile) is not carried out here; a generic profile
-  (``OBJ('APP.**')``) covers those objects and the ones created later.
+* GRTMQMAUT and RVKMQMAUT OBJ(*ALL) ("all objects of the type specified by OBJTYPE at the time the command is
+  issued") ask the engine for those objects (queues of the type the OBJTYPE word names, *LCLQ local ones ...) and
+  set one record per object; the queue manager's for *MQM.  A generic profile (``OBJ('APP.**')``) covers the
+  objects created later too.  USER(*PUBLIC) is refused with a line saying why: this server has no *PUBLIC entity.
 * RVKMQMAUT AUT(*REMOVE) deletes the users' records (Delete Authority Record); other words are taken away
   (AuthorityRemove), and a record left with none is deleted by the engine, as setmqaut's is.
 * DSPMQMAUT needs USER here (IBM's default is *PUBLIC): it shows what that user may do to the object, its groups'
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from typing import NoReturn
 
-from pcfserver import mq
+from pcfserver import kinds, mq
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
 from pcfserver.dialects.cl import ClCommand, ClError, job_line, single, through, word_value
 from pcfserver.dialects.keywords import word_for
@@ -54,15 +55,47 @@ def _not_here(command: ClCommand, why: str, text_segment: str) -> NoReturn:
     raise ClError("not-here", why, text_segment, command=command.name, because=why)
 
 
-def _object(command: ClCommand) -> tuple[String, Integer]:
-    """OBJ and OBJTYPE: the profile and its object type."""
+def _object(command: ClCommand, name: str | None = None) -> tuple[String, Integer]:
+    """OBJ (or ``name``, one of OBJ(*ALL)'s objects) and OBJTYPE: the profile and its object type."""
     token = single(command, "OBJ")
-    if not token.quoted and token.text == "*ALL":
-        _not_here(
-            command, "OBJ(*ALL) is not carried out here: name the object, or a generic profile such as 'APP.**'", through(command, token)
-        )
+    if name is None and not token.quoted and token.text == "*ALL":
+        _not_here(command, "OBJ(*ALL) names objects, not a profile: DSPMQMAUT and WRKMQMAUT take a name", through(command, token))
     object_type = _word(command, "OBJTYPE", mq.MQIACF_OBJECT_TYPE)
-    return String(mq.MQCACF_AUTH_PROFILE_NAME, token.text), Integer(mq.MQIACF_OBJECT_TYPE, object_type)
+    if object_type == mq.MQOT_ALL:
+        raise ClError("syntax", "OBJTYPE(*ALL) is not a value here", through(command, single(command, "OBJTYPE")), command=command.name)
+    return String(mq.MQCACF_AUTH_PROFILE_NAME, token.text if name is None else name), Integer(mq.MQIACF_OBJECT_TYPE, object_type)
+
+
+# OBJ(*ALL)'s queues by the OBJTYPE word (IBM GRTMQMAUT: *Q all queue types, *ALSQ alias, *LCLQ local, *MDLQ model,
+# *RMTQ remote); every other word's objects are its kind's (formats/kinds.tsv by MQOT_* type).
+_QUEUE_WORDS = {"*Q": mq.MQQT_ALL, "*ALSQ": mq.MQQT_ALIAS, "*LCLQ": mq.MQQT_LOCAL, "*MDLQ": mq.MQQT_MODEL, "*RMTQ": mq.MQQT_REMOTE}
+
+
+def every_object(command: ClCommand) -> bool:
+    """GRTMQMAUT or RVKMQMAUT OBJ(*ALL): one record for each object of the type (objects_inquiry, then pcf(name=...))."""
+    token = command.first("OBJ")
+    return command.name in ("GRTMQMAUT", "RVKMQMAUT") and token is not None and not token.quoted and token.text == "*ALL"
+
+
+def objects_inquiry(command: ClCommand) -> tuple[Message | None, int]:
+    """What to ask for OBJ(*ALL)'s objects, and the parameter each answer names one in; None for *MQM (the queue
+    manager itself: its name is the context's)."""
+    word = single(command, "OBJTYPE").text
+    object_type = _word(command, "OBJTYPE", mq.MQIACF_OBJECT_TYPE)
+    if object_type == mq.MQOT_Q_MGR:
+        return None, mq.MQCA_Q_MGR_NAME
+    if word in _QUEUE_WORDS:
+        return Message(mq.MQCMD_INQUIRE_Q_NAMES, (String(mq.MQCA_Q_NAME, "*"), Integer(mq.MQIA_Q_TYPE, _QUEUE_WORDS[word]))), mq.MQCACF_Q_NAMES
+    clntconn = object_type == mq.MQOT_CLNTCONN_CHANNEL
+    kind = kinds.by_object_type().get(mq.MQOT_CHANNEL if clntconn else object_type)
+    if kind is None:  # *RMTMQMNAME names no objects
+        _not_here(command, f"OBJ(*ALL) with OBJTYPE({word}) names no objects here: name a profile", through(command, single(command, "OBJTYPE")))
+    params: list[Parameter] = [String(kind.name, "*")]
+    if kind.key == "channel":
+        params.append(Integer(mq.MQIACH_CHANNEL_TYPE, mq.MQCHT_CLNTCONN if clntconn else mq.MQCHT_ALL))
+    if kind.names:  # Inquire Names where the kind has it; else the objects themselves, each answer naming one
+        return Message(kind.command("INQUIRE_NAMES"), tuple(params)), kind.names
+    return Message(kind.command("INQUIRE"), (*params, IntegerList(kind.selectors, (mq.MQIACF_ALL,)))), kind.name
 
 
 def _users(command: ClCommand) -> tuple[str, ...]:
@@ -80,8 +113,9 @@ def _service(command: ClCommand) -> list[Parameter]:
     return [String(mq.MQCACF_SERVICE_COMPONENT, single(command, "SRVCOMP").text)]
 
 
-def pcf(command: ClCommand) -> Message:
-    """The PCF command of a read GRTMQMAUT, RVKMQMAUT or DSPMQMAUT (ClError when CL would refuse it)."""
+def pcf(command: ClCommand, name: str | None = None) -> Message:
+    """The PCF command of a read authority command (ClError when CL would refuse it); ``name``: the object of an
+    OBJ(*ALL) this one is for."""
     if command.name == "DSPMQMAUT":
         return _display(command)
     if command.name == "WRKMQMAUT":
@@ -89,7 +123,7 @@ def pcf(command: ClCommand) -> Message:
     if command.name == "RFRMQMAUT":
         kind = _word(command, "TYPE", mq.MQIACF_SECURITY_TYPE) if "TYPE" in command.values else mq.MQSECTYPE_AUTHSERV
         return Message(mq.MQCMD_REFRESH_SECURITY, (Integer(mq.MQIACF_SECURITY_TYPE, kind),))
-    profile, object_type = _object(command)
+    profile, object_type = _object(command, name)
     users = StringList(mq.MQCACF_PRINCIPAL_ENTITY_NAMES, _users(command))
     tokens = command.values["AUT"]
     if command.name == "RVKMQMAUT" and any(not t.quoted and t.text == _REMOVE for t in tokens):
@@ -211,4 +245,4 @@ def _name(text: str) -> str:
     return text if text and all(c.isupper() or c.isdigit() or c in "_#@$" for c in text) else "'" + text.replace("'", "''") + "'"
 
 
-__all__ = ["COMMANDS", "REQUIRED", "display_lines", "pcf", "render_parts", "work_lines"]
+__all__ = ["COMMANDS", "REQUIRED", "display_lines", "every_object", "objects_inquiry", "pcf", "render_parts", "work_lines"]
