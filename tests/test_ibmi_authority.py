@@ -184,3 +184,17 @@ def test_any_values_in_the_authority_commands_get_an_answer_and_never_a_crash(na
     text = name + "".join(f" {k}({' '.join(v)})" if k else f" {' '.join(v)}" for k, v in slots)
     lines = cl(engine, text)
     assert lines and all(isinstance(line, str) for line in lines)
+
+
+def test_ibms_third_example_grants_connect_and_put_on_trent() -> None:
+    """IBM 'Using the access authorization commands on IBM i', example 3, as printed (MQMNAME (TRENT) with a space)."""
+    engine = open_engine(None, qmgr="TRENT")
+    assert run_script("DEFINE QLOCAL(ORDERS)", engine.execute).exit_code == 0
+    for text in (
+        "GRTMQMAUT OBJ(TRENT) OBJTYPE(*MQM) USER(GEORGE) AUT(*CONNECT) MQMNAME (TRENT)",
+        "GRTMQMAUT OBJ(ORDERS) OBJTYPE(*Q) USER(GEORGE) AUT(*PUT) MQMNAME (TRENT)",
+    ):
+        out = ibmi.run(text, engine.execute, Context(qmgr_name="TRENT"))
+        assert [line for b in out.blocks for line in b.lines] == ["AMQ8862: IBM MQ authority record set."]
+    shown = run_script("DISPLAY ENTAUTH PRINCIPAL(GEORGE) OBJTYPE(QMGR)", engine.execute).text
+    assert "AUTHLIST(CONNECT)" in shown, shown
