@@ -198,3 +198,14 @@ def test_ibms_third_example_grants_connect_and_put_on_trent() -> None:
         assert [line for b in out.blocks for line in b.lines] == ["AMQ8862: IBM MQ authority record set."]
     shown = run_script("DISPLAY ENTAUTH PRINCIPAL(GEORGE) OBJTYPE(QMGR)", engine.execute).text
     assert "AUTHLIST(CONNECT)" in shown, shown
+
+
+def test_lists_by_position_are_read_as_cl_reads_them() -> None:
+    """CL takes a list by position in parentheses: OBJ, OBJTYPE, USER and AUT need no keywords."""
+    engine = open_engine(None, qmgr="QM1")
+    assert cl(engine, "GRTMQMAUT 'APP.**' *Q (JACK JILL) (*GET *INQ)") == ["AMQ8862: IBM MQ authority record set."]
+    both = tuple(sorted((mq.MQAUTH_INQUIRE, mq.MQAUTH_INPUT)))
+    assert [(r[0], r[2], r[4]) for r in records(engine)] == [("APP.**", "JACK", both), ("APP.**", "JILL", both)]
+    assert cl(engine, "DSPMQMAUT 'APP.IN' *Q JILL")[-1] == "  AUT        *GET *INQ"
+    # after a keyword, a value by position is refused, and a misspelt keyword is named as one
+    assert cl(engine, "GRTMQMAUT OBJ(X) *Q (JACK) (*GET)")[0] == "CPD0043: Keyword *Q not valid for this command."

@@ -33,7 +33,7 @@ from pcfserver.dialects.cl import single as _single
 from pcfserver.dialects.cl import through as _through
 from pcfserver.dialects.cl import word_value as _word_value
 from pcfserver.dialects.keywords import byte_string, word_for
-from pcfserver.dialects.lexer import CommandSyntaxError, Token, UnknownCommandError, items, parse_number, segment
+from pcfserver.dialects.lexer import CommandSyntaxError, Item, Token, UnknownCommandError, items, parse_number, segment
 from pcfserver.dialects.mqsc import OPERATORS
 from pcfserver.dialects.outcome import (
     FAILED,
@@ -174,7 +174,7 @@ def _hex(command: ClCommand, keyword: str) -> bytes:
 def parse(text: str) -> ClCommand:
     """Keywords and positional values assigned to the command's parameters (nothing is sent yet)."""
     vocab = vocabulary(DIALECT)
-    found = items(text)
+    found = items(text, bare_lists=True)
     if not found or found[0].word.quoted or found[0].values is not None:
         raise UnknownCommandError("not a CL command", text.strip())
     name = found[0].keyword
@@ -186,15 +186,25 @@ def parse(text: str) -> ClCommand:
     values: dict[str, tuple[Token, ...]] = {}
     position = 0
     keyworded = False
-    for item in found[1:]:
-        if item.values is None:
+    for item in _positional_lists(found[1:], known, text):
+        if item.values is not None and not item.keyword:  # a list by position: (JACK JILL)
             if keyworded:
                 raise ClError("syntax", "a positional value after a keyword", segment(text, item.end), command=name)
             position += 1
             keyword = by_position.get(position)
             if keyword is None:
                 raise ClError("syntax", f"no parameter at position {position}", segment(text, item.end), command=name)
-            tokens: tuple[Token, ...] = (item.word,)
+            tokens: tuple[Token, ...] = item.values
+            if not tokens:
+                raise ClError("syntax", f"{keyword} has no value", segment(text, item.end), command=name)
+        elif item.values is None:
+            if keyworded:
+                raise ClError("syntax", "a positional value after a keyword", segment(text, item.end), command=name)
+            position += 1
+            keyword = by_position.get(position)
+            if keyword is None:
+                raise ClError("syntax", f"no parameter at position {position}", segment(text, item.end), command=name)
+            tokens = (item.word,)
         else:
             keyworded = True
             keyword = item.keyword
@@ -212,6 +222,23 @@ def parse(text: str) -> ClCommand:
         if keyword not in values:
             raise ClError("syntax", f"{keyword} is required", text.rstrip(), command=name)
     return ClCommand(name, row, values, text)
+
+
+def _positional_lists(found: Sequence[Item], known: set[str], text: str) -> list[Item]:
+    """``*Q (JACK JILL)``: a value, a blank, then a list, before any keyword and where the value is no keyword of the
+    command, is two values by position (the lexer reads it as a keyword with values, as ``MQMNAME (TRENT)`` in IBM's
+    examples is one)."""
+    out: list[Item] = []
+    keyworded = False  # (after a keyword, values by position are refused anyway: an unknown keyword says so better)
+    for item in found:
+        word = item.word
+        keyworded = keyworded or (item.values is not None and word.text in known)
+        if not keyworded and item.values is not None and word.text and not word.quoted and not text.startswith("(", word.end):
+            start = text.index("(", word.end)
+            out += [Item(word, None, item.start, word.end), Item(Token("", False, "", start, start), item.values, start, item.end)]
+        else:
+            out.append(item)
+    return out
 
 
 # ---------------------------------------------------------------------------------- values

@@ -135,17 +135,23 @@ def _balanced(text: str, parts: list[Token], start: int) -> int:
     raise CommandSyntaxError("a parenthesis is not closed", text.rstrip())
 
 
-def items(text: str) -> list[Item]:
-    """The command as items: ``KEYWORD``, ``KEYWORD(values...)`` or a bare value."""
+def items(text: str, *, bare_lists: bool = False) -> list[Item]:
+    """The command as items: ``KEYWORD``, ``KEYWORD(values...)`` or a bare value; with ``bare_lists`` (CL's
+    positional lists, ``GRTMQMAUT APP.Q *Q (JACK JILL) (*GET *INQ)``) also ``(values...)`` alone, as an item whose
+    word is empty."""
     out: list[Item] = []
     parts = tokens(text)
     i = 0
     while i < len(parts):
         part = parts[i]
-        if _paren(part, "(") or _paren(part, ")"):
+        opens_list = bare_lists and _paren(part, "(")
+        if (_paren(part, "(") and not opens_list) or _paren(part, ")"):
             raise CommandSyntaxError(f"'{part.raw}' without a keyword", segment(text, part.end))
         values: tuple[Token, ...] | None = None
         end = part.end
+        if opens_list:
+            i -= 1  # (the list's own parenthesis opens it, with no word before it)
+            part = Token("", False, "", part.start, part.start)
         if i + 1 < len(parts) and _paren(parts[i + 1], "("):
             inside: list[Token] = []
             j = i + 2
