@@ -18,7 +18,7 @@ from pcfserver.server.testing import WrongEngine
 
 GROUPS = {
     "header", "structure", "create", "copy", "change", "delete", "clear", "inquire", "response",
-    "chlauth", "topic", "operations", "channel", "listener", "service", "authinfo", "comminfo",
+    "chlauth", "topic", "operations", "channel", "listener", "service", "authinfo", "comminfo", "authority",
 }
 
 
