@@ -21,6 +21,12 @@ def cl(engine: object, text: str) -> list[str]:
     return [line for block in out.blocks for line in block.lines]
 
 
+def grant(engine: object, *texts: str) -> None:
+    """Runs each GRTMQMAUT, which must be answered as set."""
+    for text in texts:
+        assert cl(engine, text) == ["AMQ8862: IBM MQ authority record set."], text
+
+
 def records(engine: object) -> list[tuple[str, int, str, int, tuple[int, ...]]]:
     """Every authority record: profile, object type, entity, entity type, authorities."""
     ask = Message(mq.MQCMD_INQUIRE_AUTH_RECS, (Integer(mq.MQIACF_AUTH_OPTIONS, mq.MQAUTHOPT_NAME_AS_WILDCARD | mq.MQAUTHOPT_ENTITY_EXPLICIT), String(mq.MQCACF_AUTH_PROFILE_NAME, "**")))
@@ -81,12 +87,12 @@ def test_obj_all_grants_on_each_object_of_the_type_as_it_is_now() -> None:
 
 def test_wrkmqmaut_lists_each_profile_and_type_once_and_what_covers_an_object() -> None:
     engine = open_engine(None, qmgr="QM1")
-    for text in (
+    grant(
+        engine,
         "GRTMQMAUT OBJ('APP.**') OBJTYPE(*Q) USER(JACK JILL) AUT(*GET)",
         "GRTMQMAUT OBJ(APP.IN) OBJTYPE(*Q) USER(JACK) AUT(*PUT)",
         "GRTMQMAUT OBJ('APP.**') OBJTYPE(*TOPIC) USER(JACK) AUT(*PUB)",
-    ):
-        assert cl(engine, text) == ["AMQ8862: IBM MQ authority record set."]
+    )
     header = "Profile name".ljust(51) + "Object type"
     row = lambda profile, kind: profile.ljust(51) + kind  # noqa: E731
     assert cl(engine, "WRKMQMAUT") == [header, row("APP.**", "*Q"), row("APP.**", "*TOPIC"), row("APP.IN", "*Q")]
@@ -128,12 +134,12 @@ def test_what_is_refused_says_so_and_grants_nothing(text: str, first: str) -> No
 
 def test_a_cl_dump_grants_with_grtmqmaut_and_replays_to_the_same_records() -> None:
     source = open_engine(None, qmgr="QM1")
-    for text in (
+    grant(
+        source,
         "GRTMQMAUT OBJ(RED.LOCAL.QUEUE) OBJTYPE(*LCLQ) USER(GROUPA) AUT(*BROWSE *PUT)",
         "GRTMQMAUT OBJ('APP.**') OBJTYPE(*TOPIC) USER(JACK 'jill') AUT(*PUB *SUB)",
         "GRTMQMAUT OBJ(QM1) OBJTYPE(*MQM) USER(GEORGE) AUT(*CONNECT *INQ)",
-    ):
-        assert cl(source, text)[0].startswith("AMQ8862"), text
+    )
     assert run_script("SET AUTHREC PROFILE('G.Q') OBJTYPE(QUEUE) GROUP('apps') AUTHADD(GET)", source.execute).exit_code == 0
     script = dump(source.execute, dialect="ibmi", qmgr_name="QM1", now=lambda: "then")
     assert "GRTMQMAUT +\n  OBJ('APP.**') +\n  OBJTYPE(*TOPIC) +\n  USER('jill') +\n  AUT(*PUB *SUB)\n" in script

@@ -187,24 +187,16 @@ def parse(text: str) -> ClCommand:
     position = 0
     keyworded = False
     for item in _positional_lists(found[1:], known, text):
-        if item.values is not None and not item.keyword:  # a list by position: (JACK JILL)
+        if item.values is None or not item.keyword:  # a value, or a list ``(JACK JILL)``, by position
             if keyworded:
                 raise ClError("syntax", "a positional value after a keyword", segment(text, item.end), command=name)
             position += 1
             keyword = by_position.get(position)
             if keyword is None:
                 raise ClError("syntax", f"no parameter at position {position}", segment(text, item.end), command=name)
-            tokens: tuple[Token, ...] = item.values
+            tokens: tuple[Token, ...] = (item.word,) if item.values is None else item.values
             if not tokens:
                 raise ClError("syntax", f"{keyword} has no value", segment(text, item.end), command=name)
-        elif item.values is None:
-            if keyworded:
-                raise ClError("syntax", "a positional value after a keyword", segment(text, item.end), command=name)
-            position += 1
-            keyword = by_position.get(position)
-            if keyword is None:
-                raise ClError("syntax", f"no parameter at position {position}", segment(text, item.end), command=name)
-            tokens = (item.word,)
         else:
             keyworded = True
             keyword = item.keyword
