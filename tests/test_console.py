@@ -150,9 +150,6 @@ DEFINE NAMELIST(ORDERS.CLUSTERS) NAMES(CL.ONE,CL.TWO) DESCR('clusters')
 """
 
 
-SETUP_OBJECTS = "".join(line + "\n" for line in SETUP.splitlines() if "PROCESS" in line or "NAMELIST" in line)
-
-
 async def test_dump_then_console_recreates_the_registry(nursery: trio.Nursery) -> None:
     for dialect, extra in (("mqsc", "DEFINE QLOCAL(CAPPED) CAPEXPRY(300)\n"), ("ibmi", "")):
         source, fresh = await start(nursery), await start(nursery)
@@ -164,9 +161,9 @@ async def test_dump_then_console_recreates_the_registry(nursery: trio.Nursery) -
         console_dialect = "mqsc" if dialect == "mqsc" else "ibmi"
         code, out, err = await cli("console", "--port", str(fresh), "--dialect", console_dialect, stdin=script)
         assert (code, err) == (0, ""), out
-        if dialect == "ibmi":  # CL has no process or namelist commands here: the dump names them in comments
-            assert "/* DEFINE PROCESS('ORDERS.PROCESS') APPLICID('/opt/orders/serve') USERDATA('POOL=2') REPLACE : no CL command here */" in script
-            code, out, err = await cli("console", "--port", str(fresh), stdin=SETUP_OBJECTS)
+        if dialect == "ibmi":  # processes and namelists in their own CL commands, not comments
+            assert "CRTMQMPRC +\n  PRCNAME('ORDERS.PROCESS') +\n  APPID('/opt/orders/serve') +\n  USRDATA('POOL=2') +\n" in script
+            assert "CRTMQMNL +\n  NAMELIST('ORDERS.CLUSTERS') +\n" in script and "DEFINE PROCESS" not in script
         assert await snapshot(fresh) == await snapshot(source), dialect
 
 

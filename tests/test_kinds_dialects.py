@@ -125,6 +125,32 @@ def test_cl_channel_commands() -> None:
     assert cl_lines(engine, "CRTMQMCHL CHLNAME(X)")[0] == "CPF0001: Error found on CRTMQMCHL command."
 
 
+def test_cl_process_and_namelist_commands() -> None:
+    """CRTMQMPRC (q084200_), CHGMQMPRC, CPYMQMPRC, DLTMQMPRC, DSPMQMPRC, WRKMQMPRC and the NL family (q084190_ ...),
+    from kinds.tsv's CL nouns and the tables' ibmi cells: a trigger's process and a cluster namelist as IBM i makes them."""
+    engine = open_engine(None)
+    made = cl_lines(engine, "CRTMQMPRC PRCNAME(TRIG.PRC) TEXT('start it') APPTYPE(*CICS) APPID('CKTI') USRDATA(*NONE) ENVDATA('x=1')")
+    assert made == ["AMQ8010: IBM MQ process created."]
+    assert cl_lines(engine, "CRTMQMPRC TRIG.BYPOS *DFT *NO *SYSDFTPRC *UNIX '/opt/app/run'") == ["AMQ8010: IBM MQ process created."]
+    assert stored(engine, mq.MQCMD_INQUIRE_PROCESS, mq.MQCA_PROCESS_NAME, "TRIG.BYPOS")[mq.MQCA_APPL_ID].rstrip() == "/opt/app/run"  # type: ignore[union-attr]
+    assert cl_lines(engine, "CHGMQMPRC TRIG.PRC APPTYPE(*OS400) TEXT(*SAME)") == ["AMQ8012: IBM MQ process changed."]
+    assert cl_lines(engine, "DSPMQMPRC TRIG.PRC") == [
+        "AMQ8407: Display Process details.", "  PRCNAME    TRIG.PRC", "  TEXT       start it", "  APPTYPE    *OS400", "  APPID      CKTI",
+        "  USRDATA    *NONE", "  ENVDATA    x=1",
+    ]
+    assert cl_lines(engine, "CPYMQMPRC FROMPRC(TRIG.PRC) TOPRC(TRIG.COPY)") == ["AMQ8010: IBM MQ process created."]
+    assert cl_lines(engine, "WRKMQMPRC PRCNAME('TRIG*')")[1:] == ["TRIG.BYPOS", "TRIG.COPY", "TRIG.PRC"]
+    assert cl_lines(engine, "DLTMQMPRC TRIG.COPY") == ["AMQ8011: IBM MQ process deleted."]
+    assert cl_lines(engine, "CRTMQMPRC X APPTYPE(*FOO)")[0] == "CPF0001: Error found on CRTMQMPRC command."
+    assert cl_lines(engine, "CRTMQMNL NAMELIST(APP.CLUSTERS) TEXT('clusters') NAMES(CL.ONE CL.TWO 'cl.three')") == ["AMQ8552: IBM MQ namelist created."]
+    assert cl_lines(engine, "DSPMQMNL APP.CLUSTERS")[-1] == "  NAMES      CL.ONE CL.TWO cl.three"
+    assert cl_lines(engine, "CPYMQMNL FROMNL(APP.CLUSTERS) TONL(APP.COPY) NAMES(*NONE)") == ["AMQ8552: IBM MQ namelist created."]
+    assert cl_lines(engine, "DSPMQMNL APP.COPY")[1:] == ["  NAMELIST   APP.COPY", "  TEXT       clusters", "  NAMES"]
+    assert cl_lines(engine, "CHGMQMNL APP.COPY NAMES(Q1)") == ["AMQ8551: IBM MQ namelist changed."]
+    assert cl_lines(engine, "WRKMQMNL NAMELIST('APP*')")[1:] == ["APP.CLUSTERS", "APP.COPY"]
+    assert cl_lines(engine, "DLTMQMNL APP.COPY") == ["AMQ8553: IBM MQ namelist deleted."]
+
+
 def test_cl_listener_is_tcp_and_chgmqmauti_spells_its_own_keywords() -> None:
     engine = open_engine(None)
     assert cl_lines(engine, "CRTMQMLSR LSRNAME(LSR.A) PORT(1415) CONTROL(*QMGR)") == ["AMQ8626: IBM MQ listener created."]

@@ -642,7 +642,7 @@ def display_lines(response: Message, found: Target | None = None) -> list[str]:
             continue
         item = response.get(attr.parameter)
         if isinstance(item, (Integer, String)):
-            lines.append(f"  {keyword:<11}{_shown(attr, item.value)}")
+            lines.append(f"  {keyword:<11}{_shown(attr, item.value)}".rstrip())
         elif isinstance(item, ByteString):
             lines.append(f"  {keyword:<11}{item.value.hex().upper() or '*NONE'}")
         elif isinstance(item, (StringList, IntegerList)):
