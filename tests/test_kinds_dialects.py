@@ -151,6 +151,19 @@ def test_cl_process_and_namelist_commands() -> None:
     assert cl_lines(engine, "DLTMQMNL APP.COPY") == ["AMQ8553: IBM MQ namelist deleted."]
 
 
+def test_cl_starts_and_ends_services_and_lists_listeners_services_and_authinfo() -> None:
+    engine = open_engine(None)
+    assert cl_lines(engine, "CRTMQMSVC SVCNAME(MY.SVC) STRCMD('/bin/true') ENDCMD('/bin/true') TYPE(*CMD)") == ["AMQ8625: IBM MQ service created."]
+    assert cl_lines(engine, "STRMQMSVC MY.SVC") == ["AMQ8733: Request to start Service accepted."]
+    ended = cl_lines(engine, "ENDMQMSVC SVCNAME(MY.SVC)")  # a command service has ended by itself: as STOP SERVICE answers
+    assert ended == ["AMQ8101: IBM MQ error (CB5) has occurred. Reason 3253 MQRCCF_SERVICE_STOPPED."]
+    assert "MY.SVC" in cl_lines(engine, "WRKMQMSVC")
+    assert cl_lines(engine, "WRKMQMLSR")[1:] == [f"{'SYSTEM.DEFAULT.LISTENER.TCP':<51}*TCP"]
+    assert cl_lines(engine, "WRKMQMAUTI AINAME('SYSTEM.DEFAULT.AUTHINFO.I*')")[1:] == [
+        f"{'SYSTEM.DEFAULT.AUTHINFO.IDPWLDAP':<51}*IDPWLDAP", f"{'SYSTEM.DEFAULT.AUTHINFO.IDPWOS':<51}*IDPWOS",
+    ]
+
+
 def test_cl_listener_is_tcp_and_chgmqmauti_spells_its_own_keywords() -> None:
     engine = open_engine(None)
     assert cl_lines(engine, "CRTMQMLSR LSRNAME(LSR.A) PORT(1415) CONTROL(*QMGR)") == ["AMQ8626: IBM MQ listener created."]
