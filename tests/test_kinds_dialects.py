@@ -164,6 +164,16 @@ def test_cl_starts_and_ends_services_and_lists_listeners_services_and_authinfo()
     ]
 
 
+def test_dspmqm_shows_the_queue_manager_in_chgmqm_order() -> None:
+    """DSPMQM (q084390_: OUTPUT 1, MQMNAME 2) shows every attribute, as CHGMQM spells and orders them."""
+    engine = open_engine(None)
+    assert cl_lines(engine, "CHGMQM TEXT('the orders queue manager') MAXUMSG(5000)") == ["AMQ8005: IBM MQ queue manager changed."]
+    shown = cl_lines(engine, "DSPMQM * *DFT")
+    assert shown[0] == "AMQ8408: Display Queue Manager details."
+    assert shown[1] == "  TEXT       the orders queue manager" and "  MAXUMSG    5000" in shown and "  MQMNAME    QM1" in shown
+    assert cl_lines(engine, "DSPMQM OUTPUT(*WRONG)")[0] == "CPF0001: Error found on DSPMQM command."
+
+
 def test_cl_listener_is_tcp_and_chgmqmauti_spells_its_own_keywords() -> None:
     engine = open_engine(None)
     assert cl_lines(engine, "CRTMQMLSR LSRNAME(LSR.A) PORT(1415) CONTROL(*QMGR)") == ["AMQ8626: IBM MQ listener created."]

@@ -106,8 +106,8 @@ def target(command: str) -> Target | None:
     """The object of a CL command of dialect-commands.tsv (None: a command this module does not carry out)."""
     row = vocabulary(DIALECT).commands.get(command)
     pcf = row.pcf if row is not None else None
-    if pcf == mq.MQCMD_CHANGE_Q_MGR:
-        return Target("qmgr", "", "", 0, "", 0, "", 0, "", 0, mq.MQIACF_Q_MGR_ATTRS, None)
+    if pcf in (mq.MQCMD_CHANGE_Q_MGR, mq.MQCMD_INQUIRE_Q_MGR):  # CHGMQM, DSPMQM
+        return Target("qmgr", "" if pcf == mq.MQCMD_CHANGE_Q_MGR else "INQUIRE", "", 0, "", 0, "", 0, "", 0, mq.MQIACF_Q_MGR_ATTRS, None)
     if pcf in _QUEUE_VERBS:
         return Target(
             "queue", _QUEUE_VERBS[pcf], "QNAME", mq.MQCA_Q_NAME, "FROMQ", mq.MQCACF_FROM_Q_NAME, "TOQ", mq.MQCACF_TO_Q_NAME,
@@ -487,6 +487,9 @@ def _pcf(command: ClCommand, execute: Execute, context: Context) -> Message:
         return _clear_topic_string(command)
     found = target(name)
     assert row.pcf is not None and found is not None
+    if found.table == "qmgr" and found.verb == "INQUIRE":  # DSPMQM: every attribute
+        _output(command)
+        return Message(row.pcf, (IntegerList(found.selectors, (mq.MQIACF_ALL,)),))
     if found.table == "qmgr":
         return Message(row.pcf, tuple(_attributes(command, found)))
     if found.verb == "OPERATE":  # the object's name is all the command carries here
@@ -494,9 +497,7 @@ def _pcf(command: ClCommand, execute: Execute, context: Context) -> Message:
     if found.verb in ("DELETE", "CLEAR"):
         return Message(row.pcf, tuple(_named(command, found)), version=_version(_named(command, found)))
     if name.startswith("DSP"):
-        output = command.first("OUTPUT")
-        if output is not None and output.text not in ("*", "*PRINT"):
-            raise ClError("syntax", f"{output.raw} is not a value of OUTPUT", _through(command, output), command=name)
+        _output(command)
         shown: list[Parameter] = _named(command, found)
         subtype = _subtype(command, found) if found.table != "queue" else None
         if subtype is not None:
@@ -517,6 +518,13 @@ def _pcf(command: ClCommand, execute: Execute, context: Context) -> Message:
             subtype = _sole_subtype(found)
         head.append(Integer(found.subtype_pid, subtype if subtype is not None else _type_of(source, found, execute)))
     return Message(row.pcf, (*head, *attributes), version=_version([*head, *attributes]))
+
+
+def _output(command: ClCommand) -> None:
+    """A display's OUTPUT: * or *PRINT (the lines go to the same output either way)."""
+    output = command.first("OUTPUT")
+    if output is not None and output.text not in ("*", "*PRINT"):
+        raise ClError("syntax", f"{output.raw} is not a value of OUTPUT", _through(command, output), command=command.name)
 
 
 def _version(params: Sequence[Parameter]) -> int:
@@ -632,7 +640,7 @@ def display_lines(response: Message, found: Target | None = None) -> list[str]:
     found = found or target("DSPMQMQ")
     assert found is not None
     source = _source(found)
-    change = "CHGMQMQ" if found.kind is None else f"CHGMQM{found.kind.ibmi}"
+    change = ("CHGMQM" if found.table == "qmgr" else "CHGMQMQ") if found.kind is None else f"CHGMQM{found.kind.ibmi}"
     lines = [_line(f"display:{names.command_name(response.command) or 'MQCMD_INQUIRE_Q'}")]
     order = [p.keyword for p in ibmi_parameters().get(change, ()) if p.keyword not in ("MQMNAME", "FORCE")]
     order += [k for k in source if k not in order]
