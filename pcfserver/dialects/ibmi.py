@@ -1,6 +1,7 @@
 """IBM i CL on the PCF engine: the queue commands (CRTMQMQ, CHGMQMQ, CPYMQMQ, DLTMQMQ, CLRMQMQ, DSPMQMQ, WRKMQMQ),
-CHGMQM, and the commands of every kind IBM i has (formats/kinds.tsv ``ibmi`` noun: CRTMQMCHL ... WRKMQMCHL,
-CRTMQMLSR, CRTMQMSVC, CRTMQMAUTI ...).
+CHGMQM and DSPMQM, the commands of every kind IBM i has (formats/kinds.tsv ``ibmi`` noun: CRTMQMCHL ... WRKMQMCHL,
+CRTMQMPRC, CRTMQMNL, CRTMQMLSR, CRTMQMSVC, CRTMQMAUTI ...), and the authority commands (GRTMQMAUT ..., in
+ibmi_authority.py).
 
 ``COMMAND KEYWORD(value) ...`` or values by position (``CHGMQMQ 'APP.Q' *DFT *LCL``); the
 keywords and positions are ``formats/ibmi-parameters.tsv``, each keyword's PCF parameter the
