@@ -56,6 +56,25 @@ def word_value(parameter: int, token: Token) -> AttrValue | None:
     return words.to_value.get(token.text)
 
 
+def check_output(command: ClCommand) -> None:
+    """A display's OUTPUT: * or *PRINT (the lines go to the same output either way)."""
+    output = command.first("OUTPUT")
+    if output is not None and output.text not in ("*", "*PRINT"):
+        raise ClError("syntax", f"{output.raw} is not a value of OUTPUT", through(command, output), command=command.name)
+
+
+def quoted(text: str) -> str:
+    """A string as CL reads it back: in apostrophes, each apostrophe doubled."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def continued(parts: list[str]) -> list[str]:
+    """A command's words as script lines: the command, then one parameter a line, each but the last ending in ``+``."""
+    if len(parts) == 1:
+        return list(parts)
+    return [f"{parts[0]} +", *(f"  {p} +" for p in parts[1:-1]), f"  {parts[-1]}"]
+
+
 def job_line(key: str, **inserts: object) -> str:
     """A job-log line; a success or display of a kind without ibmi rows takes runmqsc's message (the AMQ catalogue
     IBM i shares) without its severity letter, as the ibmi queue rows show AMQ8006 for runmqsc's AMQ8006I."""

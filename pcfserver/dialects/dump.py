@@ -24,6 +24,7 @@ from pcfserver import kinds, mq
 from pcfserver.codec.ccsid import DEFAULT_CCSID
 from pcfserver.codec.model import ByteString, Integer, IntegerList, Message, Parameter, String, StringList
 from pcfserver.dialects import ibmi, ibmi_authority, mqsc
+from pcfserver.dialects.cl import continued
 from pcfserver.dialects.outcome import Execute, ExecuteError, failure
 from pcfserver.dialects.tables import QUEUE_TYPES, Attr, AttrValue, object_attributes, qmgr_attributes, queue_attributes, vocabulary
 from pcfserver.tables import fill_default
@@ -325,7 +326,7 @@ def _cl_record(command: Message, qmgr_name: str) -> list[str]:
         parts = ibmi_authority.render_parts(command, qmgr_name)
     except ValueError:
         return [f"/* {mqsc.render_command(command, quote_all=True)} : no CL command here */"]
-    lines = [f"{parts[0]} +", *(f"  {p} +" for p in parts[1:-1]), f"  {parts[-1]}"]
+    lines = continued(parts)
     if command.int_value(mq.MQIACF_OBJECT_TYPE) == mq.MQOT_Q_MGR and not (command.str_value(mq.MQCACF_AUTH_PROFILE_NAME) or "").strip():
         # (MQSC leaves PROFILE out for the queue manager's own record; CL must name it in OBJ)
         lines.insert(0, "/* the queue manager's own record: OBJ names the one dumped; replayed onto another, name that one */")

@@ -28,7 +28,8 @@ from functools import cache
 from pcfserver import kinds, mq, names
 from pcfserver.codec.model import ByteString, Integer, IntegerFilter, IntegerList, Message, Parameter, String, StringFilter, StringList
 from pcfserver.dialects import ibmi_authority
-from pcfserver.dialects.cl import ClCommand, ClError
+from pcfserver.dialects.cl import ClCommand, ClError, continued, quoted
+from pcfserver.dialects.cl import check_output as _output
 from pcfserver.dialects.cl import job_line as _line
 from pcfserver.dialects.cl import single as _single
 from pcfserver.dialects.cl import through as _through
@@ -521,13 +522,6 @@ def _pcf(command: ClCommand, execute: Execute, context: Context) -> Message:
     return Message(row.pcf, (*head, *attributes), version=_version([*head, *attributes]))
 
 
-def _output(command: ClCommand) -> None:
-    """A display's OUTPUT: * or *PRINT (the lines go to the same output either way)."""
-    output = command.first("OUTPUT")
-    if output is not None and output.text not in ("*", "*PRINT"):
-        raise ClError("syntax", f"{output.raw} is not a value of OUTPUT", _through(command, output), command=command.name)
-
-
 def _version(params: Sequence[Parameter]) -> int:
     """MQCFH version 2 when a byte string (MQCFBS) is sent, as IBM's MQCFBS page asks."""
     return 2 if any(isinstance(p, ByteString) for p in params) else 1
@@ -667,7 +661,7 @@ def _cl_value(parameter: int, value: AttrValue) -> str:
     if word:
         return word
     if isinstance(value, str):
-        return "'" + value.replace("'", "''") + "'"
+        return quoted(value)
     return str(value)
 
 
@@ -737,9 +731,7 @@ def render_parts(message: Message) -> tuple[list[str], list[str]]:
 def render_script_lines(message: Message) -> list[str]:
     """The command for a script: comments first, then the command with ``+`` continuations."""
     parts, comments = render_parts(message)
-    if len(parts) == 1:
-        return [*comments, *parts]
-    return [*comments, f"{parts[0]} +", *(f"  {p} +" for p in parts[1:-1]), f"  {parts[-1]}"]
+    return [*comments, *continued(parts)]
 
 
 __all__ = ["ClCommand", "ClError", "Target", "display_lines", "failure_line", "parse", "render_parts", "render_script_lines", "required", "run", "target"]

@@ -26,7 +26,8 @@ from typing import NoReturn
 
 from pcfserver import kinds, mq
 from pcfserver.codec.model import Integer, IntegerList, Message, Parameter, String, StringList
-from pcfserver.dialects.cl import ClCommand, ClError, job_line, single, through, word_value
+from pcfserver.dialects.cl import ClCommand, ClError, job_line, quoted, single, through, word_value
+from pcfserver.dialects.cl import check_output as _output
 from pcfserver.dialects.keywords import word_for
 from pcfserver.dialects.tables import Attr, vocabulary
 
@@ -85,11 +86,15 @@ def objects_inquiry(command: ClCommand) -> tuple[Message | None, int]:
     if object_type == mq.MQOT_Q_MGR:
         return None, mq.MQCA_Q_MGR_NAME
     if word in _QUEUE_WORDS:
-        return Message(mq.MQCMD_INQUIRE_Q_NAMES, (String(mq.MQCA_Q_NAME, "*"), Integer(mq.MQIA_Q_TYPE, _QUEUE_WORDS[word]))), mq.MQCACF_Q_NAMES
+        return Message(
+            mq.MQCMD_INQUIRE_Q_NAMES, (String(mq.MQCA_Q_NAME, "*"), Integer(mq.MQIA_Q_TYPE, _QUEUE_WORDS[word]))
+        ), mq.MQCACF_Q_NAMES
     clntconn = object_type == mq.MQOT_CLNTCONN_CHANNEL
     kind = kinds.by_object_type().get(mq.MQOT_CHANNEL if clntconn else object_type)
     if kind is None:  # *RMTMQMNAME names no objects
-        _not_here(command, f"OBJ(*ALL) with OBJTYPE({word}) names no objects here: name a profile", through(command, single(command, "OBJTYPE")))
+        _not_here(
+            command, f"OBJ(*ALL) with OBJTYPE({word}) names no objects here: name a profile", through(command, single(command, "OBJTYPE"))
+        )
     params: list[Parameter] = [String(kind.name, "*")]
     if kind.key == "channel":
         params.append(Integer(mq.MQIACH_CHANNEL_TYPE, mq.MQCHT_CLNTCONN if clntconn else mq.MQCHT_ALL))
@@ -180,12 +185,6 @@ def _work(command: ClCommand) -> Message:
     return Message(mq.MQCMD_INQUIRE_AUTH_RECS, (*params, *_service(command)))
 
 
-def _output(command: ClCommand) -> None:
-    output = command.first("OUTPUT")
-    if output is not None and output.text not in ("*", "*PRINT"):
-        raise ClError("syntax", f"{output.raw} is not a value of OUTPUT", through(command, output), command=command.name)
-
-
 def work_lines(answer: list[Message]) -> list[str]:
     """WRKMQMAUT's list: each profile and its object type once, however many users it has records for."""
     header = job_line("list:MQCMD_INQUIRE_AUTH_RECS")
@@ -230,10 +229,9 @@ def render_parts(message: Message, qmgr_name: str = "") -> list[str]:
     words = [word_for(_AUTH_WORDS, v, DIALECT) for v in auths.values]
     if not all(words):
         raise ValueError("no CL form for one of the authorities")
-    quoted = "'" + profile.replace("'", "''") + "'"
     return [
         "GRTMQMAUT",
-        f"{_keyword(mq.MQCACF_AUTH_PROFILE_NAME)}({quoted})",
+        f"{_keyword(mq.MQCACF_AUTH_PROFILE_NAME)}({quoted(profile)})",
         f"{_keyword(mq.MQIACF_OBJECT_TYPE)}({type_word})",
         f"{_keyword(mq.MQCACF_PRINCIPAL_ENTITY_NAMES)}({' '.join(_name(u) for u in users.values)})",
         f"{_keyword(mq.MQIACF_AUTHORIZATION_LIST)}({' '.join(w for w in words if w)})",
@@ -242,7 +240,7 @@ def render_parts(message: Message, qmgr_name: str = "") -> list[str]:
 
 def _name(text: str) -> str:
     """A user as CL reads it back: bare when CL would not change it (IBM i upper-cases a bare name), else quoted."""
-    return text if text and all(c.isupper() or c.isdigit() or c in "_#@$" for c in text) else "'" + text.replace("'", "''") + "'"
+    return text if text and all(c.isupper() or c.isdigit() or c in "_#@$" for c in text) else quoted(text)
 
 
 __all__ = ["COMMANDS", "REQUIRED", "display_lines", "every_object", "objects_inquiry", "pcf", "render_parts", "work_lines"]

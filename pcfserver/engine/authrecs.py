@@ -114,9 +114,7 @@ def inquire_auth_recs(engine: EngineView, command: Message, p: Parsed) -> list[M
     found = engine.authority.matching(profile, object_type, options, str(entity) if entity else None, entity_type)
     if not found:
         raise MQIError(mq.MQRC_UNKNOWN_ENTITY)
-    asked = p.values.get(mq.MQIACF_AUTH_PROFILE_ATTRS, (mq.MQIACF_ALL,))
-    assert isinstance(asked, tuple)
-    shown = _AUTH_RECS_ATTRS if mq.MQIACF_ALL in asked else tuple(a for a in _AUTH_RECS_ATTRS if a in asked)
+    shown = _asked(p, _AUTH_RECS_ATTRS)
     head = (String(mq.MQCA_Q_MGR_NAME, engine.qmgr_name.ljust(48), engine.ccsid), Integer(mq.MQIACF_AUTH_OPTIONS, options))
     out = []
     for (rprofile, otype, etype, who), auths in found:
@@ -133,6 +131,13 @@ def inquire_auth_recs(engine: EngineView, command: Message, p: Parsed) -> list[M
         )
         out.append(responses.ok_response(command, params))
     return responses.numbered(out)
+
+
+def _asked(p: Parsed, attrs: tuple[int, ...]) -> tuple[int, ...]:
+    """Which of ``attrs`` the command's ProfileAttrs asks for, in their order (all of them for MQIACF_ALL, the default)."""
+    asked = p.values.get(mq.MQIACF_AUTH_PROFILE_ATTRS, (mq.MQIACF_ALL,))
+    assert isinstance(asked, tuple)
+    return attrs if mq.MQIACF_ALL in asked else tuple(a for a in attrs if a in asked)
 
 
 # What Inquire Authority Records reports when asked for everything, after QMgrName, Options, ProfileName and
@@ -162,9 +167,7 @@ def inquire_entity_auth(engine: EngineView, command: Message, p: Parsed) -> list
     records = engine.authority
     entities = records.principal_entities(entity) if entity_type == mq.MQZAET_PRINCIPAL else [(entity_type, entity)]
     granted = records.granted(entities, object_type, name)
-    asked = p.values.get(mq.MQIACF_AUTH_PROFILE_ATTRS, (mq.MQIACF_ALL,))
-    assert isinstance(asked, tuple)
-    shown = _ENTITY_AUTH_ATTRS if mq.MQIACF_ALL in asked else tuple(a for a in _ENTITY_AUTH_ATTRS if a in asked)
+    shown = _asked(p, _ENTITY_AUTH_ATTRS)
     values: dict[int, Parameter] = {
         mq.MQCACF_ENTITY_NAME: String(mq.MQCACF_ENTITY_NAME, entity, engine.ccsid),
         mq.MQIACF_ENTITY_TYPE: Integer(mq.MQIACF_ENTITY_TYPE, entity_type),
