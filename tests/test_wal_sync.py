@@ -1,11 +1,18 @@
 """The store's log made durable by pcfserver.engine.wal: a commit is synced before it returns; a lone REST request's
 commit leaves its sync owed while the answer is built, and every listener settles it before an answer leaves; a
-failed sync stops every answer, for good."""
+failed sync stops every answer, for good.  Each test runs twice where it can: with the sync handed to the kernel on an
+io_uring (``ring``), and with fdatasync alone, as on a kernel or in a container without io_uring (``fdatasync``)."""
 
 from __future__ import annotations
 
 import errno
 import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,10 +21,10 @@ import pytest
 import trio
 
 from pcfserver import mq
-from pcfserver.client import connect
+from pcfserver.client import connect, connect_sync
 from pcfserver.client.protocol import PcfConnectionClosed
 from pcfserver.codec import Message, String, StringList
-from pcfserver.engine import open_engine, wal
+from pcfserver.engine import open_engine, uring, wal
 from pcfserver.server import core
 from tests.log_support import server_log
 from tests.test_rest_http import CSRF, HOST, TEXT, create, start_service
@@ -25,15 +32,44 @@ from tests.test_rest_http import CSRF, HOST, TEXT, create, start_service
 URL = "/ibmmq/rest/v2/messaging/qmgr/QM1/queue/{}/message"
 
 
-def record_syncs(monkeypatch: pytest.MonkeyPatch, events: list[str]) -> None:
-    """Each WAL sync appends "sync" to ``events`` ("settle" when it settles an owed commit); each commit "commit"."""
+def needs_ring() -> None:
+    """Skips where the kernel gives the process no io_uring (on the project's machines and CI it does)."""
+    ring = uring.open_ring()
+    if ring is None:  # pragma: no cover - a kernel or container without io_uring
+        pytest.skip("this kernel gives the process no io_uring")
+    ring.close()
+
+
+@pytest.fixture(params=["ring", "fdatasync"])
+def sync_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """How the WAL is synced in the test: on an io_uring, or by fdatasync only (as where the kernel has no ring)."""
+    if request.param == "ring":
+        needs_ring()
+    else:
+        monkeypatch.setattr(uring, "available", lambda: False)
+    return str(request.param)
+
+
+def record_syncs(monkeypatch: pytest.MonkeyPatch, events: list[str], paths: list[str] | None = None) -> None:
+    """Each WAL sync appends "sync" to ``events`` ("settle" when it settles an owed commit); each commit "commit".
+    ``paths`` gets "ring" or "fdatasync" for each sync, as it was made."""
+    paths = [] if paths is None else paths
     datasync = wal._DATASYNC
     wrote = wal.WalSync.wrote
     settle = wal.WalSync.settle
+    ring_wait = uring.SyncRing.wait
 
     def synced(fd: int) -> None:
         datasync(fd)
         events.append("sync")
+        paths.append("fdatasync")
+
+    def ring_synced(self: uring.SyncRing, spin: float) -> None:
+        had = self.pending is not None
+        ring_wait(self, spin)
+        if had:
+            events.append("sync")
+            paths.append("ring")
 
     def settled(self: wal.WalSync) -> None:
         owed = self.owing
@@ -46,11 +82,12 @@ def record_syncs(monkeypatch: pytest.MonkeyPatch, events: list[str]) -> None:
         events.append("commit")
 
     monkeypatch.setattr(wal, "_DATASYNC", synced)
+    monkeypatch.setattr(uring.SyncRing, "wait", ring_synced)
     monkeypatch.setattr(wal.WalSync, "settle", settled)
     monkeypatch.setattr(wal.WalSync, "wrote", committed)
 
 
-def test_a_commit_is_synced_before_it_returns_and_an_owing_one_once_settled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_commit_is_synced_before_it_returns_and_an_owing_one_once_settled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sync_path: str) -> None:
     events: list[str] = []
     engine = open_engine(tmp_path)
     try:
@@ -94,9 +131,12 @@ def test_the_sync_opens_the_wal_once_sqlite_has_made_it(tmp_path: Path, monkeypa
     log.close()
 
 
-async def test_a_lone_clients_answers_leave_only_after_their_commits_are_synced(nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_lone_clients_answers_leave_only_after_their_commits_are_synced(
+    nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sync_path: str
+) -> None:
     events: list[str] = []
-    record_syncs(monkeypatch, events)
+    paths: list[str] = []
+    record_syncs(monkeypatch, events, paths)
     send_all = trio.SocketStream.send_all
 
     async def answered(self: trio.SocketStream, data: Any) -> None:
@@ -110,6 +150,7 @@ async def test_a_lone_clients_answers_leave_only_after_their_commits_are_synced(
     async with connect(*pcf) as client:
         await client.execute(create("LONE.Q"))
     events.clear()
+    paths.clear()
     async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=20) as http:
         for i in range(3):
             assert (await http.post(URL.format("LONE.Q"), content=f"m{i}".encode(), headers={**TEXT, "ibm-mq-md-persistence": "persistent"})).status_code == 201
@@ -117,10 +158,11 @@ async def test_a_lone_clients_answers_leave_only_after_their_commits_are_synced(
             assert (got.status_code, got.text) == (200, f"m{i}")
     # each put and each get: its commit, its answer built while the disk wrote, the sync settled, then the answer
     assert events == ["commit", "settle", "answer"] * 6
+    assert paths == [sync_path] * 6  # (on the ring where the kernel gives one, and only there)
     service.shutdown()
 
 
-async def test_a_pcf_answer_settles_a_commit_left_owed(nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_pcf_answer_settles_a_commit_left_owed(nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sync_path: str) -> None:
     service, engine, pcf, _ = await start_service(nursery, tmp_path, engine_in_thread=False)
     events: list[str] = []
     record_syncs(monkeypatch, events)
@@ -139,21 +181,30 @@ async def test_a_pcf_answer_settles_a_commit_left_owed(nursery: trio.Nursery, tm
     service.shutdown()
 
 
-async def test_a_failed_sync_sends_no_answer_and_nothing_is_acknowledged_after_it(nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_failed_sync_sends_no_answer_and_nothing_is_acknowledged_after_it(
+    nursery: trio.Nursery, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sync_path: str
+) -> None:
     service, _, pcf, port = await start_service(nursery, tmp_path, engine_in_thread=False)
     async with connect(*pcf) as client:
         await client.execute(create("APP.Q"))
     datasync = wal._DATASYNC
+    ring_wait = uring.SyncRing.wait
 
     def failing(fd: int) -> None:
         raise OSError(errno.EIO, "Input/output error")
 
+    def ring_failing(self: uring.SyncRing, spin: float) -> None:
+        ring_wait(self, spin)
+        raise OSError(errno.EIO, "Input/output error")
+
     with server_log() as log:
         monkeypatch.setattr(wal, "_DATASYNC", failing)
+        monkeypatch.setattr(uring.SyncRing, "wait", ring_failing)
         async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=20) as http:
             with pytest.raises(httpx.RemoteProtocolError):  # closed with no answer: the put may or may not be on disk
                 await http.post(URL.format("APP.Q"), content=b"lost?", headers={**TEXT, "ibm-mq-md-persistence": "persistent"})
         monkeypatch.setattr(wal, "_DATASYNC", datasync)  # the disk answers again: the failure still stands
+        monkeypatch.setattr(uring.SyncRing, "wait", ring_wait)
         async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=20) as http:
             with pytest.raises(httpx.RemoteProtocolError):
                 await http.delete(URL.format("APP.Q"), headers=CSRF)
@@ -167,3 +218,155 @@ async def test_a_failed_sync_sends_no_answer_and_nothing_is_acknowledged_after_i
     failures = log.events("store_failed")
     assert failures[0]["level"] == "critical" and "Input/output error" in failures[0]["msg"] and "not sent" in failures[0]["msg"]
     service.shutdown()
+
+
+def test_a_ring_syncs_a_file_and_hands_back_the_kernels_own_error(tmp_path: Path) -> None:
+    needs_ring()
+    ring = uring.open_ring()
+    assert ring is not None
+    fd = os.open(tmp_path / "f", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        os.pwrite(fd, b"frame" * 100, 0)
+        ring.submit(fd)
+        with pytest.raises(RuntimeError):  # one at a time
+            ring.submit(fd)
+        ring.wait(0.001)
+        assert ring.pending is None and ring.ready()
+        for _ in range(3):  # the ring goes round: each sync answered by its own completion
+            ring.submit(fd)
+            ring.wait(0.0)  # (no watching: asleep in the kernel at once)
+        spare = os.dup(fd)
+        os.close(spare)
+        ring.submit(spare)  # a descriptor closed since: the kernel's answer is EBADF, raised as the sync's error
+        with pytest.raises(OSError) as failed:
+            ring.wait(0.001)
+        assert failed.value.errno == errno.EBADF and ring.pending is None
+    finally:
+        os.close(fd)
+        ring.close()
+
+
+def test_a_kernel_that_cannot_sync_on_a_ring_is_left_for_fdatasync(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    needs_ring()
+    datasyncs: list[int] = []
+    datasync = wal._DATASYNC
+    monkeypatch.setattr(wal, "_DATASYNC", lambda fd: (datasync(fd), datasyncs.append(fd)))
+    ring_wait = uring.SyncRing.wait
+
+    def unsupported(self: uring.SyncRing, spin: float) -> None:
+        ring_wait(self, spin)
+        raise OSError(errno.EINVAL, "Invalid argument")
+
+    monkeypatch.setattr(uring.SyncRing, "wait", unsupported)
+    (tmp_path / "db-wal").write_bytes(b"frames")
+    log = wal.WalSync(tmp_path / "db")
+    log.wrote()
+    log.start()  # handed to the ring
+    assert datasyncs == [] and log.owing
+    log.sync()  # the ring answers that it cannot: not a failure, the commit is synced by fdatasync instead
+    assert len(datasyncs) == 1 and not log.owing and log.failure is None
+    log.wrote()
+    log.start()  # no ring any more: the writeback is started, and the sync is fdatasync's
+    log.settle()
+    assert len(datasyncs) == 2 and not log.owing
+    log.close()
+
+
+def test_a_sync_on_another_thread_leaves_the_ring_to_its_own_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The committer's worker thread syncs group commits while a lone commit's sync may be in flight on the event loop's
+    ring: the worker syncs by fdatasync (covering the lone commit too) and never touches the ring."""
+    needs_ring()
+    events: list[str] = []
+    paths: list[str] = []
+    record_syncs(monkeypatch, events, paths)
+    (tmp_path / "db-wal").write_bytes(b"frames")
+    log = wal.WalSync(tmp_path / "db")
+    log.wrote()
+    log.start()  # in flight on this thread's ring
+
+    def group_commit() -> None:
+        log.wrote()
+        log.sync()
+
+    worker = threading.Thread(target=group_commit)
+    worker.start()
+    worker.join()
+    assert paths == ["fdatasync"] and not log.owing  # both commits durable, the ring left alone
+    log.settle()  # nothing owed: nothing waited for
+    assert paths == ["fdatasync"]
+    log.wrote()
+    log.start()  # the earlier sync is reaped, the next one handed to the ring
+    log.settle()
+    assert paths == ["fdatasync", "ring", "ring"] and not log.owing
+    log.close()
+
+
+def test_a_lone_clients_acknowledged_puts_and_gets_survive_kill_9(tmp_path: Path) -> None:
+    """One REST client puts and gets persistent messages (the commits a lone request makes in its own task, synced on
+    the ring where there is one) until the server is killed: after a restart every acknowledged put not acknowledged
+    as got is there, and no acknowledged get's message is."""
+    data = tmp_path / "data"
+
+    def start() -> tuple[subprocess.Popen[str], int, int]:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pcfserver", "serve", "--port", "0", "--http-port", "0", "--data", str(data)],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        )
+        assert process.stdout is not None
+        match = re.search(r"listening on \S+:(\d+) http \S+:(\d+)", process.stdout.readline())
+        assert match, "the server did not start"
+        return process, int(match[1]), int(match[2])
+
+    process, pcf, port = start()
+    try:
+        with connect_sync(HOST, pcf) as admin:
+            admin.execute(create("KEEP.Q"))
+        put, got = [], []
+        stop = threading.Event()
+
+        def lone_client() -> None:
+            with httpx.Client(base_url=f"http://{HOST}:{port}", timeout=10) as http:
+                for i in range(100_000):
+                    body = f"m{i:05d}"
+                    try:
+                        if http.post(URL.format("KEEP.Q"), content=body, headers={**TEXT, "ibm-mq-md-persistence": "persistent"}).status_code != 201:
+                            return
+                        put.append(body)
+                        if i % 3 == 2:  # (two of every three stay on the queue)
+                            answer = http.delete(URL.format("KEEP.Q"), headers=CSRF)
+                            if answer.status_code != 200:
+                                return
+                            got.append(answer.text)
+                    except httpx.HTTPError:
+                        return
+                    if stop.is_set():
+                        return
+
+        client = threading.Thread(target=lone_client)
+        client.start()
+        time.sleep(1.0)
+        process.send_signal(signal.SIGKILL)
+        process.wait(30)
+        stop.set()
+        client.join(30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert len(put) > 50, "too few puts acknowledged before the kill"
+    process, pcf, port = start()
+    try:
+        with httpx.Client(base_url=f"http://{HOST}:{port}", timeout=10) as http:
+            left = []
+            while (answer := http.delete(URL.format("KEEP.Q"), headers=CSRF)).status_code == 200:
+                left.append(answer.text)
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(30)
+    taken = set(got)
+    kept = [body for body in put if body not in taken]
+    # Gets take the oldest first, so what is left is every put not got, in order; the kill may have come after the
+    # commit of a request in flight and before its answer: a put's message is then there too (last), a get's not.
+    unanswered = f"m{len(put):05d}"
+    assert left in (kept, kept[1:], [*kept, unanswered], [*kept[1:], unanswered]), (left[:3], left[-3:], kept[:3], kept[-3:])
+    assert not taken & set(left)
