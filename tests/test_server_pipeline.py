@@ -45,11 +45,18 @@ class GatedEngine:
             raise OSError("disk full")
         self.inner.commit(batch)
 
-    def commit_owing(self, batch: Batch) -> None:
+    def commit_owing(self, batch: Batch) -> int | None:
         self.commit(batch)
+        return None
 
     def settle(self) -> None:
         self.inner.settle()
+
+    def sync_events(self) -> bool:
+        return self.inner.sync_events()
+
+    def body_bytes(self, batch: Batch) -> int:
+        return self.inner.body_bytes(batch)
 
     def abort(self, batch: Batch, exc: BaseException) -> list[list[Message]]:
         return self.inner.abort(batch, exc)

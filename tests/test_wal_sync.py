@@ -294,6 +294,11 @@ def test_a_sync_on_another_thread_leaves_the_ring_to_its_own_thread(tmp_path: Pa
     assert paths == ["fdatasync"] and not log.owing  # both commits durable, the ring left alone
     log.settle()  # nothing owed: nothing waited for
     assert paths == ["fdatasync"]
+    ring = log._ring
+    assert ring is not None and ring.pending is not None  # (the first sync, still on the ring: nobody waited for it)
+    deadline = time.monotonic() + 10
+    while not ring.ready() and time.monotonic() < deadline:
+        time.sleep(0.001)
     log.wrote()
     log.start()  # the earlier sync is reaped, the next one handed to the ring
     log.settle()

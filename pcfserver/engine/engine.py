@@ -69,6 +69,7 @@ from pcfserver.engine.store import (
     SqliteStore,
     Store,
     StoreError,
+    body_bytes,
 )
 from pcfserver.engine.transaction import Batch as Batch  # the shells commit batches: re-exported
 from pcfserver.engine.transaction import Transaction
@@ -512,15 +513,26 @@ class Engine:
         if batch.ops:
             self._store.commit(batch.ops)
 
-    def commit_owing(self, batch: Batch) -> None:
+    def commit_owing(self, batch: Batch) -> int | None:
         """Writes a batch's changes (one transaction) and leaves the sync that makes them durable to :meth:`settle`,
-        which must run before anything reflecting them is answered (pcfserver.engine.wal)."""
+        which must run before anything reflecting them is answered (pcfserver.engine.wal).  The answer is an eventfd
+        that is readable once that sync has ended, when the kernel does it on an io_uring; else None."""
         if batch.ops:
-            self._store.commit_owing(batch.ops)
+            return self._store.commit_owing(batch.ops)
+        return None
 
     def settle(self) -> None:
         """Returns once every change written is durable; raises if the disk failed to make one durable."""
         self._store.settle()
+
+    def sync_events(self) -> bool:
+        """Whether :meth:`commit_owing` may answer an eventfd to wait on (the store syncs on an io_uring)."""
+        return self._store.sync_events()
+
+    @staticmethod
+    def body_bytes(batch: Batch) -> int:
+        """The bytes of message bodies a batch's commit writes (what makes one commit cost more than another)."""
+        return body_bytes(batch.ops)
 
     def abort(self, batch: Batch, exc: BaseException) -> list[list[Message]]:
         """Undoes a batch whose commit failed; its answers, with MQRC_UNEXPECTED_ERROR for every changing command."""

@@ -506,6 +506,18 @@ def _delete_seqs(db: sqlite3.Connection, seqs: list[int]) -> None:
         db.execute("DELETE FROM messages WHERE seq IN (" + ",".join(["?"] * len(chunk)) + ")", chunk)
 
 
+def body_bytes(ops: Sequence[AnyOp]) -> int:
+    """The bytes of the message bodies that ``ops`` put."""
+    total = 0
+    for op in ops:
+        kind = type(op)
+        if kind is PutMessage:
+            total += len(cast(PutMessage, op).body)
+        elif kind is PutMessages:
+            total += sum(len(row[4]) for row in cast(PutMessages, op).rows)
+    return total
+
+
 _INSERT_ONE = "INSERT OR REPLACE INTO messages (seq, queue, level, md, body, np) VALUES (?,?,?,?,?,?)"
 _DELETE_ONE = "DELETE FROM messages WHERE seq = ?"
 
@@ -660,9 +672,11 @@ class Store(Protocol):
 
     def commit(self, ops: Sequence[AnyOp]) -> None: ...
 
-    def commit_owing(self, ops: Sequence[AnyOp]) -> None: ...
+    def commit_owing(self, ops: Sequence[AnyOp]) -> int | None: ...
 
     def settle(self) -> None: ...
+
+    def sync_events(self) -> bool: ...
 
     def close(self) -> None: ...
 
@@ -676,11 +690,14 @@ class MemoryStore:
     def commit(self, ops: Sequence[AnyOp]) -> None:
         return None
 
-    def commit_owing(self, ops: Sequence[AnyOp]) -> None:
+    def commit_owing(self, ops: Sequence[AnyOp]) -> int | None:
         return None
 
     def settle(self) -> None:
         return None
+
+    def sync_events(self) -> bool:
+        return False
 
     def close(self) -> None:
         return None
@@ -713,6 +730,7 @@ class SqliteStore:
         self._batches = Batches()
         self._wal = WalSync(self.path)
         self._owing = False  # (set while commit_owing writes: its transaction's sync is left owed)
+        self._started: int | None = None  # (commit_owing's answer: the eventfd of the sync it started on the ring)
         # isolation_level=None: no implicit transactions; BEGIN/COMMIT are issued explicitly.
         # check_same_thread=False: the server may call from a worker thread; it serialises calls.
         self._db = sqlite3.connect(
@@ -823,24 +841,33 @@ class SqliteStore:
         except (pickle.UnpicklingError, EOFError, ValueError, TypeError, IndexError) as exc:
             raise StoreError(f"{self.path}: message {seq} has a descriptor that cannot be read: {exc}") from exc
 
-    def commit_owing(self, ops: Sequence[AnyOp]) -> None:
-        """:meth:`commit`, except that it returns once the transaction is in the WAL, its writeback started, and leaves
-        the sync that makes it durable owed: :meth:`settle` must run before anything that reflects it is answered."""
+    def commit_owing(self, ops: Sequence[AnyOp]) -> int | None:
+        """:meth:`commit`, except that it returns once the transaction is in the WAL and its sync started (on an
+        io_uring, or its writeback), and leaves the sync owed: :meth:`settle` must run before anything that reflects
+        it is answered.  The answer is an eventfd that is readable once the sync has ended, when it went on the ring
+        (pcfserver.engine.wal); else None."""
         self._owing = True
+        self._started = None
         try:
             self.commit(ops)
         finally:
             self._owing = False
+        started, self._started = self._started, None
+        return started
 
     def settle(self) -> None:
         """Returns once every commit so far is durable (at once when none is owed); raises if the disk failed."""
         self._wal.settle()
 
+    def sync_events(self) -> bool:
+        """Whether :meth:`commit_owing` may answer an eventfd (this thread has, or may have, an io_uring)."""
+        return self._wal.ring_possible()
+
     def _written(self) -> None:
-        """A transaction is in the WAL: made durable now, or, in :meth:`commit_owing`, its writeback started."""
+        """A transaction is in the WAL: made durable now, or, in :meth:`commit_owing`, its sync started."""
         self._wal.wrote()
         if self._owing:
-            self._wal.start()
+            self._started = self._wal.start()
         else:
             self._wal.sync()
 

@@ -6,8 +6,9 @@ the disk takes, and on a virtual machine an idle CPU is halted and must be woken
 as much again (formats/messaging-rules.tsv, ``when a change is durable``).  Here the sync is handed to the kernel
 (``IORING_OP_FSYNC`` with ``IORING_FSYNC_DATASYNC``: the same fdatasync, run by one of the kernel's own workers) and
 the thread builds the answer meanwhile; when the answer is ready it watches the completion ring, which the kernel
-writes in memory shared with this process, for up to ``SPIN`` seconds before it sleeps in ``io_uring_enter``.  No
-second Python thread is involved, so nothing waits for the GIL.
+writes in memory shared with this process, for a moment before it sleeps in ``io_uring_enter``.  No second Python
+thread is involved, so nothing waits for the GIL.  A group commit's sync goes the same way, and the event loop, rather
+than watching, waits for the ring's eventfd among its sockets (server/committer.py).
 
 Only on Linux x86-64 (whose ordering of memory makes plain reads of the shared ring safe) and where the kernel lets
 a process make a ring (containers often forbid it): elsewhere :func:`open_ring` answers None and the caller syncs
@@ -26,7 +27,8 @@ import sys
 import time
 from collections.abc import Callable
 
-_SETUP, _ENTER = 425, 426  # io_uring_setup, io_uring_enter
+_SETUP, _ENTER, _REGISTER = 425, 426, 427  # io_uring_setup, io_uring_enter, io_uring_register
+_REGISTER_EVENTFD = 4
 _OP_FSYNC = 3
 _FSYNC_DATASYNC = 1
 _ENTER_GETEVENTS = 1
@@ -96,6 +98,7 @@ class SyncRing:
         cq_size = cq_off.cqes + params.cq_entries * _CQE_SIZE
         protection, flags = mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
         self._maps: list[mmap.mmap] = []
+        self._eventfd: int | None = None
         try:
             if params.features & _FEAT_SINGLE_MMAP:
                 sq = cq = self._map(max(sq_size, cq_size), flags, protection, _OFF_SQ_RING)
@@ -170,13 +173,38 @@ class SyncRing:
             if code != errno.EINTR:
                 raise OSError(code, f"io_uring_enter: {os.strerror(code)}")
 
+    def eventfd(self) -> int:
+        """An eventfd that the kernel signals each time an operation ends, for an event loop to wait on (made and
+        registered with the ring at the first call).  Read it empty (:func:`drain`) before the operation it is to
+        signal is submitted."""
+        if self._eventfd is None:
+            efd = os.eventfd(0, os.EFD_NONBLOCK | os.EFD_CLOEXEC)
+            registered = ctypes.c_int(efd)
+            if int(self._syscall(_REGISTER, self.fd, _REGISTER_EVENTFD, ctypes.byref(registered), 1)) < 0:
+                code = ctypes.get_errno()
+                os.close(efd)
+                raise OSError(code, f"io_uring_register: {os.strerror(code)}")
+            self._eventfd = efd
+        return self._eventfd
+
     def close(self) -> None:
         for mapped in self._maps:
             mapped.close()
         self._maps.clear()
+        if self._eventfd is not None:
+            os.close(self._eventfd)
+            self._eventfd = None
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
+
+
+def drain(eventfd: int) -> None:
+    """Reads an eventfd empty (nothing to read is no error)."""
+    try:
+        os.eventfd_read(eventfd)
+    except BlockingIOError:
+        pass
 
 
 def available() -> bool:

@@ -147,31 +147,40 @@ class WalSync:
         """A commit's frames are in the WAL (not yet durable)."""
         self.written += 1
 
-    def start(self) -> None:
+    def start(self) -> int | None:
         """Starts making the commits written so far durable: the sync handed to the kernel on the ring, or, without
-        one, the WAL's writeback started; :meth:`sync` must still follow, on the same thread."""
+        one, the WAL's writeback started; :meth:`sync` must still follow, on the same thread.  With the ring, the
+        answer is an eventfd that becomes readable when the sync has ended (an event loop may wait for it rather than
+        in :meth:`sync`); else None."""
         if self.failure is not None:
-            return
+            return None
         fd = self._descriptor()
         if fd is None:
-            return
+            return None
         ring = self._ring_here(starting=True)
         if ring is not None:
             if ring.pending is not None and ring.ready():
                 try:
                     self._reap(ring, 0.0)
                 except WalSyncError:
-                    return  # (the next sync raises it)
+                    return None  # (the next sync raises it)
             if ring.pending is None and self._ring is not None and self._ring_fd is not None:
                 try:
+                    event = ring.eventfd()
+                    uring.drain(event)  # (what earlier syncs signalled: readable again only once this one ends)
                     ring.submit(self._ring_fd)
                 except OSError:
                     self._drop_ring()
                 else:
                     self._ring_covers = self.written
-                    return
+                    return event
         if _START_WRITEBACK is not None:
             _START_WRITEBACK(fd)
+        return None
+
+    def ring_possible(self) -> bool:
+        """Whether :meth:`start` may hand a sync to a ring (it has one, or has not tried to make one yet)."""
+        return self._use_ring or self._ring is not None
 
     def sync(self) -> None:
         """Returns once every commit written so far is durable; raises :class:`WalSyncError` if the disk failed."""
