@@ -306,72 +306,84 @@ def test_a_sync_on_another_thread_leaves_the_ring_to_its_own_thread(tmp_path: Pa
     log.close()
 
 
-def test_a_lone_clients_acknowledged_puts_and_gets_survive_kill_9(tmp_path: Path) -> None:
-    """One REST client puts and gets persistent messages (the commits a lone request makes in its own task, synced on
-    the ring where there is one) until the server is killed: after a restart every acknowledged put not acknowledged
-    as got is there, and no acknowledged get's message is."""
+@pytest.mark.parametrize("clients", [1, 4])
+def test_acknowledged_puts_and_gets_survive_kill_9(tmp_path: Path, clients: int) -> None:
+    """REST clients put and get persistent messages, each on its own queue, until the server is killed: one client's
+    commits are made in its request's own task, several clients' in groups (synced on the ring where there is one, in
+    both cases).  After a restart every acknowledged put not acknowledged as got is there, and no acknowledged get's
+    message is."""
     data = tmp_path / "data"
+    persistent = {**TEXT, "ibm-mq-md-persistence": "persistent"}
 
     def start() -> tuple[subprocess.Popen[str], int, int]:
         process = subprocess.Popen(
             [sys.executable, "-m", "pcfserver", "serve", "--port", "0", "--http-port", "0", "--data", str(data)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
         )
         assert process.stdout is not None
         match = re.search(r"listening on \S+:(\d+) http \S+:(\d+)", process.stdout.readline())
         assert match, "the server did not start"
         return process, int(match[1]), int(match[2])
 
+    queues = [f"KEEP.Q{k}" for k in range(clients)]
+    put: dict[str, list[str]] = {q: [] for q in queues}
+    got: dict[str, list[str]] = {q: [] for q in queues}
     process, pcf, port = start()
     try:
         with connect_sync(HOST, pcf) as admin:
-            admin.execute(create("KEEP.Q"))
-        put, got = [], []
+            for queue in queues:
+                admin.execute(create(queue))
         stop = threading.Event()
 
-        def lone_client() -> None:
+        def client(queue: str) -> None:
             with httpx.Client(base_url=f"http://{HOST}:{port}", timeout=10) as http:
                 for i in range(100_000):
                     body = f"m{i:05d}"
                     try:
-                        if http.post(URL.format("KEEP.Q"), content=body, headers={**TEXT, "ibm-mq-md-persistence": "persistent"}).status_code != 201:
+                        if http.post(URL.format(queue), content=body, headers=persistent).status_code != 201:
                             return
-                        put.append(body)
+                        put[queue].append(body)
                         if i % 3 == 2:  # (two of every three stay on the queue)
-                            answer = http.delete(URL.format("KEEP.Q"), headers=CSRF)
+                            answer = http.delete(URL.format(queue), headers=CSRF)
                             if answer.status_code != 200:
                                 return
-                            got.append(answer.text)
+                            got[queue].append(answer.text)
                     except httpx.HTTPError:
                         return
                     if stop.is_set():
                         return
 
-        client = threading.Thread(target=lone_client)
-        client.start()
+        threads = [threading.Thread(target=client, args=(queue,)) for queue in queues]
+        for thread in threads:
+            thread.start()
         time.sleep(1.0)
         process.send_signal(signal.SIGKILL)
         process.wait(30)
         stop.set()
-        client.join(30)
+        for thread in threads:
+            thread.join(30)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
-    assert len(put) > 50, "too few puts acknowledged before the kill"
+    assert all(len(put[q]) > 20 for q in queues), "too few puts acknowledged before the kill"
     process, pcf, port = start()
+    left: dict[str, list[str]] = {q: [] for q in queues}
     try:
         with httpx.Client(base_url=f"http://{HOST}:{port}", timeout=10) as http:
-            left = []
-            while (answer := http.delete(URL.format("KEEP.Q"), headers=CSRF)).status_code == 200:
-                left.append(answer.text)
+            for queue in queues:
+                while (answer := http.delete(URL.format(queue), headers=CSRF)).status_code == 200:
+                    left[queue].append(answer.text)
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(30)
-    taken = set(got)
-    kept = [body for body in put if body not in taken]
-    # Gets take the oldest first, so what is left is every put not got, in order; the kill may have come after the
-    # commit of a request in flight and before its answer: a put's message is then there too (last), a get's not.
-    unanswered = f"m{len(put):05d}"
-    assert left in (kept, kept[1:], [*kept, unanswered], [*kept[1:], unanswered]), (left[:3], left[-3:], kept[:3], kept[-3:])
-    assert not taken & set(left)
+    for queue in queues:
+        taken = set(got[queue])
+        kept = [body for body in put[queue] if body not in taken]
+        # Gets take the oldest first, so what is left is every put not got, in order; the kill may have come after
+        # the commit of a request in flight and before its answer: a put's message is then there too (last), a get's not.
+        unanswered = f"m{len(put[queue]):05d}"
+        assert left[queue] in (kept, kept[1:], [*kept, unanswered], [*kept[1:], unanswered]), (queue, left[queue][-3:], kept[-3:])
+        assert not taken & set(left[queue])
