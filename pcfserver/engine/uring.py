@@ -3,7 +3,7 @@
 A lone REST request's commit (server/committer.py ``run_now``) is written into SQLite's WAL on the event loop, and its
 answer may leave only once the WAL is synced.  ``fdatasync`` blocks the thread: its CPU goes idle for the 80-400 us
 the disk takes, and on a virtual machine an idle CPU is halted and must be woken by the disk's interrupt, which costs
-as much again (formats/messaging-rules.tsv, ``when a change is durable``).  Here the sync is handed to the kernel
+tens of microseconds more and leaves the caches cold (formats/messaging-rules.tsv, ``when a change is durable``).  Here the sync is handed to the kernel
 (``IORING_OP_FSYNC`` with ``IORING_FSYNC_DATASYNC``: the same fdatasync, run by one of the kernel's own workers) and
 the thread builds the answer meanwhile; when the answer is ready it watches the completion ring, which the kernel
 writes in memory shared with this process, for a moment before it sleeps in ``io_uring_enter``.  No second Python
