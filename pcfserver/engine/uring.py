@@ -43,32 +43,14 @@ _U32 = struct.Struct("<I")
 UNSUPPORTED = frozenset({errno.EINVAL, errno.EOPNOTSUPP, errno.ENOSYS})
 
 
-class _SqOffsets(ctypes.Structure):
-    _fields_ = [
-        ("head", ctypes.c_uint32),
-        ("tail", ctypes.c_uint32),
-        ("ring_mask", ctypes.c_uint32),
-        ("ring_entries", ctypes.c_uint32),
-        ("flags", ctypes.c_uint32),
-        ("dropped", ctypes.c_uint32),
-        ("array", ctypes.c_uint32),
-        ("resv1", ctypes.c_uint32),
-        ("user_addr", ctypes.c_uint64),
-    ]
+def _offsets(name: str, *fields: str) -> type[ctypes.Structure]:
+    """struct io_sqring_offsets or io_cqring_offsets: eight 32-bit offsets (the last two reserved) and a 64-bit one."""
+    layout = [(field, ctypes.c_uint32) for field in fields] + [("user_addr", ctypes.c_uint64)]
+    return type(name, (ctypes.Structure,), {"_fields_": layout})
 
 
-class _CqOffsets(ctypes.Structure):
-    _fields_ = [
-        ("head", ctypes.c_uint32),
-        ("tail", ctypes.c_uint32),
-        ("ring_mask", ctypes.c_uint32),
-        ("ring_entries", ctypes.c_uint32),
-        ("overflow", ctypes.c_uint32),
-        ("cqes", ctypes.c_uint32),
-        ("flags", ctypes.c_uint32),
-        ("resv1", ctypes.c_uint32),
-        ("user_addr", ctypes.c_uint64),
-    ]
+_SqOffsets = _offsets("_SqOffsets", "head", "tail", "ring_mask", "ring_entries", "flags", "dropped", "array", "resv1")
+_CqOffsets = _offsets("_CqOffsets", "head", "tail", "ring_mask", "ring_entries", "overflow", "cqes", "flags", "resv1")
 
 
 class _Params(ctypes.Structure):
@@ -215,7 +197,7 @@ def available() -> bool:
 def open_ring(entries: int = 4) -> SyncRing | None:
     """A ring of ``entries``, or None where there can be none (another platform, an old kernel, io_uring turned off
     by ``kernel.io_uring_disabled`` or by a container's seccomp profile)."""
-    if not available():
+    if not available() or ctypes.sizeof(_Params) != 120:  # (struct io_uring_params as the kernel has it)
         return None
     try:
         libc = ctypes.CDLL(None, use_errno=True)
