@@ -177,3 +177,14 @@ async def test_port_in_use(tmp_path: Path) -> None:
         )
         assert done.returncode == 1 and b"pcfserver serve:" in done.stderr
         await served.stop()
+
+
+async def test_the_log_says_how_the_store_syncs_its_log(tmp_path: Path) -> None:
+    """An operator can tell from the log whether commits are synced through io_uring or by fdatasync alone (a
+    container's seccomp profile often forbids io_uring, and one lone client's rate depends on it)."""
+    from pcfserver.engine import uring
+
+    async with serving(tmp_path) as served:
+        assert await served.stop() == 0
+    expected = "through an io_uring" if uring.allowed() else "by fdatasync (this process may have no io_uring)"
+    assert f"the store's log is synced {expected}" in served.log.read_text()

@@ -213,3 +213,12 @@ def open_ring(entries: int = 4) -> SyncRing | None:
         return SyncRing(syscall, fd, params)
     except (OSError, ValueError):  # (the ring closed itself)
         return None
+
+
+def allowed() -> bool:
+    """Whether this process may have a ring (one is made and closed again to find out)."""
+    ring = open_ring()
+    if ring is None:
+        return False
+    ring.close()
+    return True

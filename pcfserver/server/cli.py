@@ -177,6 +177,11 @@ def run(name: str, args: argparse.Namespace) -> int:
         return 1
     config.ccsid = engine.ccsid
     qmgr = engine.qmgr_name
+    if engine.sync_events():  # (a store on disk that has not been refused a ring: say which way its log is synced)
+        from pcfserver.engine import uring
+
+        how = "through an io_uring" if uring.allowed() else "by fdatasync (this process may have no io_uring)"
+        log.info("the store's log is synced %s", how, extra={"event": "sync"})
     for script in args.seed:
         try:
             status = seed(engine, Path(script), sys.stdout)
