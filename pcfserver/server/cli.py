@@ -74,7 +74,10 @@ def configure(name: str, parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-format", choices=("text", "json"), default="text", help="log lines as text or one JSON object per line")
     parser.add_argument(
         "--commit-in", choices=("auto", "loop", "thread"), default="auto",
-        help="run commits on the event loop or in a worker thread (default auto: the thread, except for a lone request with 2 CPUs or fewer)",
+        help=(
+            "run commits on the event loop or in a worker thread (default auto: the thread, except for a lone request with 2 CPUs"
+            " or fewer, and groups of small messages on the loop with their sync awaited on an io_uring where there is one)"
+        ),
     )
 
 
