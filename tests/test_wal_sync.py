@@ -387,3 +387,12 @@ def test_acknowledged_puts_and_gets_survive_kill_9(tmp_path: Path, clients: int)
         unanswered = f"m{len(put[queue]):05d}"
         assert left[queue] in (kept, kept[1:], [*kept, unanswered], [*kept[1:], unanswered]), (queue, left[queue][-3:], kept[-3:])
         assert not taken & set(left[queue])
+
+
+def test_the_ring_is_watched_only_where_another_cpu_can_run_the_sync(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one CPU, watching the ring would keep the kernel's worker that does the sync off the only CPU: the waiting
+    thread sleeps at once there, and watches for up to RING_SPIN where there are two or more."""
+    monkeypatch.setattr(wal.os, "sched_getaffinity", lambda _: {0})
+    assert wal.WalSync(tmp_path / "one").spin == 0
+    monkeypatch.setattr(wal.os, "sched_getaffinity", lambda _: {0, 1})
+    assert wal.WalSync(tmp_path / "two").spin == wal.RING_SPIN > 0
