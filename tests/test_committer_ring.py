@@ -15,16 +15,14 @@ from pcfserver.engine import open_engine, uring, wal
 from pcfserver.engine.engine import Engine
 from pcfserver.engine.messages import MQIError
 from pcfserver.server.committer import LOOP_COMMIT_BYTES, Committer, Job, PipelinedEngine
+from tests.test_wal_sync import needs_ring
 
 QUEUE = "RING.Q"
 
 
 @pytest.fixture
 def ring_here() -> None:
-    ring = uring.open_ring()
-    if ring is None:  # pragma: no cover - a kernel or container without io_uring
-        pytest.skip("this kernel gives the process no io_uring")
-    ring.close()
+    needs_ring()
 
 
 class _Put(Job):

@@ -6,6 +6,7 @@ undone and run again, so that no answer ever reflects a change that is not on di
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -13,7 +14,6 @@ from typing import Any
 import pytest
 import trio
 
-import pcfserver.server.committer as committer_module
 from pcfserver import Integer, Message, String, mq
 from pcfserver.client import connect
 from pcfserver.engine import open_engine
@@ -138,7 +138,7 @@ class _ThreadRecorder(GatedEngine):
 
 
 async def test_by_default_on_two_cpus_a_lone_job_commits_on_the_loop_and_a_group_in_the_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(committer_module.os, "sched_getaffinity", lambda _: {0, 1})
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1})
     engine = _ThreadRecorder()
     committer = Committer(engine)
     loop_thread = threading.get_ident()
@@ -160,7 +160,7 @@ async def test_by_default_on_two_cpus_a_lone_job_commits_on_the_loop_and_a_group
     # Told where, the committer does not choose: every group in the thread, or every one on the loop.
     assert not Committer(engine, in_thread=True).lone_on_loop
     assert not Committer(engine, in_thread=False).in_thread
-    monkeypatch.setattr(committer_module.os, "sched_getaffinity", lambda _: set(range(8)))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: set(range(8)))
     assert not Committer(engine).lone_on_loop
 
 
@@ -181,7 +181,7 @@ class _FailingEngine(GatedEngine):
 
 
 async def test_a_lone_job_commits_in_the_callers_task_and_a_busy_committer_takes_it_in_a_group(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(committer_module.os, "sched_getaffinity", lambda _: {0, 1})
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1})
     engine = _FailingEngine()
     committer = Committer(engine)
     with trio.fail_after(10):

@@ -99,14 +99,18 @@ class WalSyncError(OSError):
     """The disk failed to make the WAL durable (now or earlier): nothing more may be acknowledged."""
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity where the platform has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - platforms without affinity
+        return os.cpu_count() or 1
+
+
 def _spin_seconds() -> float:
     """How long a thread waiting for a sync on the ring watches it before it sleeps: ``RING_SPIN`` where another CPU
     can run the kernel's worker meanwhile, else 0 (watching would only keep the worker from the one CPU)."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - platforms without affinity
-        cpus = os.cpu_count() or 1
-    return RING_SPIN if cpus >= 2 else 0.0
+    return RING_SPIN if usable_cpus() >= 2 else 0.0
 
 
 # A sync on the ring is watched for this long at most (formats/messaging-rules.tsv, "when a change is durable"): the
@@ -125,13 +129,13 @@ class WalSync:
     a descriptor of its own: a write-back error is reported once to each open file, so a sync in another thread
     through the other descriptor still sees an error the ring's sync also met."""
 
-    def __init__(self, database: Path, *, ring: bool = True) -> None:
+    def __init__(self, database: Path) -> None:
         self.path = wal_path(database)
         self.written = 0
         self.synced = 0
         self.failure: OSError | None = None
         self._fd: int | None = None
-        self._use_ring = ring and uring.available()
+        self._use_ring = uring.available()
         self._ring: uring.SyncRing | None = None
         self._ring_fd: int | None = None
         self._ring_thread = 0  # the thread that uses the ring (the first to call start)
@@ -157,30 +161,29 @@ class WalSync:
         fd = self._descriptor()
         if fd is None:
             return None
-        ring = self._ring_here(starting=True)
-        if ring is not None:
-            if ring.pending is not None and ring.ready():
-                try:
-                    self._reap(ring, 0.0)
-                except WalSyncError:
-                    return None  # (the next sync raises it)
-            if ring.pending is None and self._ring is not None and self._ring_fd is not None:
-                try:
-                    event = ring.eventfd()
-                    uring.drain(event)  # (what earlier syncs signalled: readable again only once this one ends)
-                    if _START_WRITEBACK is not None:
-                        # The frames start for the disk from here, while the kernel's worker that will sync them
-                        # wakes: one client's put+get pairs 3-5% faster than leaving the writeback to the worker.
-                        _START_WRITEBACK(fd)
-                    ring.submit(self._ring_fd)
-                except OSError:
-                    self._drop_ring()
-                else:
-                    self._ring_covers = self.written
-                    return event
         if _START_WRITEBACK is not None:
+            # With a ring too: the frames start for the disk from here while the kernel's worker that will sync them
+            # wakes (one client's put+get pairs 3-5% faster than leaving the writeback to the worker).
             _START_WRITEBACK(fd)
-        return None
+        ring = self._ring_here(starting=True)
+        if ring is None:
+            return None
+        if ring.pending is not None and ring.ready():
+            try:
+                self._reap(ring, 0.0)
+            except WalSyncError:
+                return None  # (the next sync raises it)
+        if ring.pending is not None or self._ring is None or self._ring_fd is None:
+            return None  # (the earlier sync still runs, or the ring was dropped: the sync is fdatasync's)
+        try:
+            event = ring.eventfd()
+            uring.drain(event)  # (what earlier syncs signalled: readable again only once this one ends)
+            ring.submit(self._ring_fd)
+        except OSError:
+            self._drop_ring()
+            return None
+        self._ring_covers = self.written
+        return event
 
     def ring_possible(self) -> bool:
         """Whether :meth:`start` may hand a sync to a ring (it has one, or has not tried to make one yet)."""

@@ -13,7 +13,6 @@ Gets that wait for a message park in :class:`Arrivals` until a change names thei
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
@@ -24,6 +23,7 @@ from pcfserver.codec import Message
 from pcfserver.engine.authority import Identity
 from pcfserver.engine.engine import Batch
 from pcfserver.engine.responses import error_responses
+from pcfserver.engine.wal import usable_cpus
 from pcfserver.server.logs import LOGGER_NAME
 
 if TYPE_CHECKING:
@@ -88,11 +88,7 @@ def lone_commits_on_loop(choice: bool | None) -> bool:
     """
     if choice is not None:
         return False
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - platforms without affinity
-        cpus = os.cpu_count() or 1
-    return cpus <= 2
+    return usable_cpus() <= 2
 
 
 class Job:
